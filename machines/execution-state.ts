@@ -1,0 +1,159 @@
+import type { Attributes, EventType, HistoryEvent } from './history-event.js';
+
+export type CloseStatus = 'COMPLETED' | 'FAILED' | 'CANCELED' | 'TERMINATED' | 'CONTINUED_AS_NEW' | 'TIMED_OUT';
+
+export interface OpenActivity {
+  activityId: string;
+  scheduledEventId: number;
+  startedEventId: number | null;
+  cancelRequested: boolean;
+}
+
+export interface OpenDecisionTask {
+  scheduledEventId: number;
+  startedEventId: number | null;
+}
+
+/** An execution as a fold over its history: everything the engine decides with. */
+export interface ExecutionState {
+  lastEventId: number;
+  startedAt: number;
+  closedAt: number | null;
+  closeStatus: CloseStatus | null;
+  started: Attributes;
+  /** Task list for the next decision task (a decision may redirect it). */
+  decisionTaskList: string;
+  decision: OpenDecisionTask | null;
+  /** A decision-triggering event arrived that no started decision task has seen yet. */
+  needsDecision: boolean;
+  previousStartedEventId: number;
+  activities: Record<string, OpenActivity>;
+  timers: Record<string, number>;
+  cancelRequested: boolean;
+  latestActivityTaskTimestamp: number | null;
+  latestExecutionContext: string | null;
+}
+
+/** Events that make SWF schedule a decision task (one open decision task per execution). */
+export const DECISION_TRIGGERS: ReadonlySet<EventType> = new Set<EventType>([
+  'WorkflowExecutionStarted', 'WorkflowExecutionSignaled', 'WorkflowExecutionCancelRequested',
+  'ActivityTaskCompleted', 'ActivityTaskFailed', 'ActivityTaskTimedOut', 'ActivityTaskCanceled',
+  'TimerFired', 'DecisionTaskTimedOut',
+  'ScheduleActivityTaskFailed', 'RequestCancelActivityTaskFailed', 'CompleteWorkflowExecutionFailed',
+  'FailWorkflowExecutionFailed', 'CancelWorkflowExecutionFailed', 'ContinueAsNewWorkflowExecutionFailed',
+  'RecordMarkerFailed', 'StartTimerFailed', 'CancelTimerFailed',
+  'StartChildWorkflowExecutionFailed', 'ChildWorkflowExecutionStarted', 'ChildWorkflowExecutionCompleted',
+  'ChildWorkflowExecutionFailed', 'ChildWorkflowExecutionTimedOut', 'ChildWorkflowExecutionCanceled',
+  'ChildWorkflowExecutionTerminated', 'ExternalWorkflowExecutionSignaled', 'SignalExternalWorkflowExecutionFailed',
+  'ExternalWorkflowExecutionCancelRequested', 'RequestCancelExternalWorkflowExecutionFailed',
+  'LambdaFunctionCompleted', 'LambdaFunctionFailed', 'LambdaFunctionTimedOut', 'ScheduleLambdaFunctionFailed',
+  'StartLambdaFunctionFailed',
+]);
+
+export const CLOSE_EVENTS: Readonly<Partial<Record<EventType, CloseStatus>>> = {
+  WorkflowExecutionCompleted: 'COMPLETED',
+  WorkflowExecutionFailed: 'FAILED',
+  WorkflowExecutionCanceled: 'CANCELED',
+  WorkflowExecutionTerminated: 'TERMINATED',
+  WorkflowExecutionContinuedAsNew: 'CONTINUED_AS_NEW',
+  WorkflowExecutionTimedOut: 'TIMED_OUT',
+};
+
+export function initialExecutionState(): ExecutionState {
+  return {
+    lastEventId: 0, startedAt: 0, closedAt: null, closeStatus: null, started: {}, decisionTaskList: '',
+    decision: null, needsDecision: false, previousStartedEventId: 0, activities: {}, timers: {},
+    cancelRequested: false, latestActivityTaskTimestamp: null, latestExecutionContext: null,
+  };
+}
+
+function activityByScheduled(s: ExecutionState, scheduledEventId: unknown): OpenActivity | undefined {
+  for (const a of Object.values(s.activities)) if (a.scheduledEventId === scheduledEventId) return a;
+  return undefined;
+}
+
+function without<V>(rec: Record<string, V>, key: string): Record<string, V> {
+  const { [key]: _gone, ...rest } = rec;
+  return rest;
+}
+
+/** Applies one history event. Pure: returns a new state, never mutates. */
+export function foldEvent(prev: ExecutionState, e: HistoryEvent): ExecutionState {
+  const s: ExecutionState = { ...prev, lastEventId: e.id };
+  const a = e.attrs;
+  if (DECISION_TRIGGERS.has(e.type)) s.needsDecision = true;
+  const closeStatus = CLOSE_EVENTS[e.type];
+  if (closeStatus) {
+    s.closeStatus = closeStatus;
+    s.closedAt = e.at;
+    s.decision = null;
+    return s;
+  }
+  switch (e.type) {
+    case 'WorkflowExecutionStarted':
+      s.startedAt = e.at;
+      s.started = a;
+      s.decisionTaskList = (a.taskList as { name: string }).name;
+      break;
+    case 'WorkflowExecutionCancelRequested':
+      s.cancelRequested = true;
+      break;
+    case 'DecisionTaskScheduled':
+      s.decision = { scheduledEventId: e.id, startedEventId: null };
+      break;
+    case 'DecisionTaskStarted':
+      s.decision = { scheduledEventId: a.scheduledEventId as number, startedEventId: e.id };
+      s.needsDecision = false;
+      break;
+    case 'DecisionTaskCompleted':
+      s.decision = null;
+      s.previousStartedEventId = a.startedEventId as number;
+      if (typeof a.executionContext === 'string') s.latestExecutionContext = a.executionContext;
+      if (a.taskList) s.decisionTaskList = (a.taskList as { name: string }).name;
+      break;
+    case 'DecisionTaskTimedOut':
+      s.decision = null;
+      break;
+    case 'ActivityTaskScheduled': {
+      const activityId = a.activityId as string;
+      s.activities = { ...s.activities, [activityId]: { activityId, scheduledEventId: e.id, startedEventId: null, cancelRequested: false } };
+      // SWF: "the time when the last activity task was scheduled for this workflow execution".
+      s.latestActivityTaskTimestamp = e.at;
+      break;
+    }
+    case 'ActivityTaskStarted': {
+      const act = activityByScheduled(s, a.scheduledEventId);
+      if (act) s.activities = { ...s.activities, [act.activityId]: { ...act, startedEventId: e.id } };
+      break;
+    }
+    case 'ActivityTaskCancelRequested': {
+      const act = s.activities[a.activityId as string];
+      if (act) s.activities = { ...s.activities, [act.activityId]: { ...act, cancelRequested: true } };
+      break;
+    }
+    case 'ActivityTaskCompleted':
+    case 'ActivityTaskFailed':
+    case 'ActivityTaskTimedOut':
+    case 'ActivityTaskCanceled': {
+      const act = activityByScheduled(s, a.scheduledEventId);
+      if (act) s.activities = without(s.activities, act.activityId);
+      break;
+    }
+    case 'TimerStarted':
+      s.timers = { ...s.timers, [a.timerId as string]: e.id };
+      break;
+    case 'TimerFired':
+    case 'TimerCanceled':
+      s.timers = without(s.timers, a.timerId as string);
+      break;
+    default:
+      break;
+  }
+  return s;
+}
+
+export function foldHistory(events: readonly HistoryEvent[], from: ExecutionState = initialExecutionState()): ExecutionState {
+  let s = from;
+  for (const e of events) s = foldEvent(s, e);
+  return s;
+}

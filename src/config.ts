@@ -1,0 +1,38 @@
+/** Node options: all optional, resolved once at start-up into a read-only form. */
+export interface NodeOptions {
+  natsUrl?: string;
+  prefix?: string;
+  partitions?: number;
+  region?: string;
+  account?: string;
+  nodeName?: string;
+  logLevel?: string;
+}
+
+export interface NodeConfig {
+  readonly natsUrl: string;
+  readonly prefix: string;
+  readonly partitions: number;
+  readonly region: string;
+  readonly account: string;
+  readonly nodeName: string;
+  readonly logLevel: string;
+}
+
+export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = process.env): NodeConfig {
+  const partitions = o.partitions ?? Number(env.AF_PARTITIONS ?? 16);
+  if (!Number.isInteger(partitions) || partitions < 1 || partitions > 4096) {
+    throw new Error(`AF_PARTITIONS must be an integer from 1 to 4096, got ${partitions}`);
+  }
+  const prefix = o.prefix ?? env.AF_PREFIX ?? 'af';
+  if (!/^[a-z][a-z0-9_-]{0,31}$/.test(prefix)) throw new Error(`AF_PREFIX must match [a-z][a-z0-9_-]{0,31}, got ${prefix}`);
+  return Object.freeze({
+    natsUrl: o.natsUrl ?? env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    prefix,
+    partitions,
+    region: o.region ?? env.AF_REGION ?? 'us-east-1',
+    account: o.account ?? env.AF_ACCOUNT ?? '000000000000',
+    nodeName: o.nodeName ?? env.AF_NODE_NAME ?? `node-${process.pid}`,
+    logLevel: o.logLevel ?? env.AF_LOG_LEVEL ?? 'info',
+  });
+}

@@ -1,0 +1,72 @@
+import { JetStreamApiError, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import type { HistoryEvent } from '../../machines/history-event.js';
+import { decode, encode } from '../nats/codec.js';
+
+/** JetStream error codes the store reacts to. */
+export const JsCodes = { StreamWrongLastSequence: 10071 } as const;
+
+/** Another writer appended first: the caller's view of the run is stale. */
+export class HistoryConflictError extends Error {
+  constructor(readonly subject: string, options?: ErrorOptions) {
+    super(`history of ${subject} was appended by another writer`, options);
+    this.name = 'HistoryConflictError';
+  }
+}
+
+/** One stored transition: all events of one state change, in one JetStream message. */
+interface Transition {
+  events: HistoryEvent[];
+}
+
+export interface RunHistory {
+  events: HistoryEvent[];
+  /** Stream sequence of the last transition (0 for an empty subject): the next append's fence. */
+  lastSeq: number;
+}
+
+/**
+ * The event store (ARCHITECTURE decision 2): one subject per run, one message per transition,
+ * fenced with `expect.lastSubjectSequence` and deduplicated with `msgID = <runId>:<firstEventId>`.
+ */
+export class HistoryStore {
+  constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, private readonly stream: string) {}
+
+  /** Appends one transition; returns its stream sequence. Throws HistoryConflictError when fenced off. */
+  async append(subject: string, runId: string, events: HistoryEvent[], lastSeq: number): Promise<number> {
+    const msgID = `${runId}:${events[0]!.id}`;
+    try {
+      const ack = await this.js.publish(subject, encode({ events } satisfies Transition), {
+        msgID, expect: { lastSubjectSequence: lastSeq, streamName: this.stream },
+      });
+      return ack.seq;
+    } catch (e) {
+      if (e instanceof JetStreamApiError && e.code === JsCodes.StreamWrongLastSequence) throw new HistoryConflictError(subject, { cause: e });
+      throw e;
+    }
+  }
+
+  /** Reads a whole run. An empty subject answers at once (no consumer wait). */
+  async read(subject: string): Promise<RunHistory> {
+    const last = await this.jsm.direct.getMessage(this.stream, { last_by_subj: subject });
+    if (!last) return { events: [], lastSeq: 0 };
+    if (last.seq !== undefined && (decode<Transition>(last.data).events[0]?.id ?? 0) === 1) {
+      return { events: decode<Transition>(last.data).events, lastSeq: last.seq };
+    }
+    const events: HistoryEvent[] = [];
+    const consumer = await this.js.consumers.get(this.stream, { filter_subjects: subject });
+    try {
+      while (true) {
+        const batch = await consumer.fetch({ max_messages: 1000, expires: 5000 });
+        let done = false;
+        for await (const m of batch) {
+          events.push(...decode<Transition>(m.data).events);
+          if (m.seq >= last.seq) { done = true; break; }
+        }
+        if (done) break;
+      }
+    } finally {
+      await consumer.delete().catch(() => undefined);
+    }
+    return { events, lastSeq: last.seq };
+  }
+}

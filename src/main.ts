@@ -1,0 +1,57 @@
+import { startEmbeddedNats, type EmbeddedNats } from './embedded-nats.js';
+import { startNode } from './node.js';
+import { ActorFlowClient } from './sdk/client.js';
+import { formatTimeline, registerOrderTypes, startOrderParticipants, ORDER_WORKFLOW } from './demo/order-fulfilment.js';
+
+/**
+ * `npm start`: one engine node (on an embedded nats-server unless NATS_URL is set) plus the
+ * order-fulfilment demo, then keeps serving until Ctrl-C. `--demo-only` exits after the demo.
+ */
+async function main(): Promise<number> {
+  const demoOnly = process.argv.includes('--demo-only');
+  let embedded: EmbeddedNats | undefined;
+  if (!process.env.NATS_URL) embedded = await startEmbeddedNats();
+  const natsUrl = process.env.NATS_URL ?? embedded!.url;
+  const node = await startNode({ natsUrl });
+  const client = await ActorFlowClient.connect({ servers: natsUrl, prefix: node.config.prefix });
+  const domain = 'demo';
+  await registerOrderTypes(client, domain);
+  const participants = startOrderParticipants(client, domain, { pollTimeoutMs: 2000 });
+  const workflowId = `order-${Date.now()}`;
+  const { runId } = await client.call<{ runId: string }>('StartWorkflowExecution', {
+    domain, workflowId, workflowType: ORDER_WORKFLOW, input: JSON.stringify({ orderId: workflowId, amount: 42 }),
+  });
+  console.log(`started ${workflowId} (run ${runId})`);
+  let status = 'OPEN';
+  const deadline = Date.now() + 30_000;
+  while (status === 'OPEN' && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    const d = await client.call<{ executionInfo: { executionStatus: string; closeStatus?: string } }>('DescribeWorkflowExecution', { domain, execution: { workflowId, runId } });
+    status = d.executionInfo.executionStatus === 'OPEN' ? 'OPEN' : d.executionInfo.closeStatus ?? 'CLOSED';
+  }
+  const events = await client.history(domain, { workflowId, runId });
+  console.log(`\nhistory of ${workflowId}:\n${formatTimeline(events)}\n\nclose status: ${status} (${events.length} events)`);
+  const ok = status === 'COMPLETED';
+  const shutdown = async () => {
+    await participants.stop();
+    await client.close();
+    await node.stop();
+    await embedded?.stop();
+  };
+  if (demoOnly) {
+    await shutdown();
+    return ok ? 0 : 1;
+  }
+  console.log('\nengine serving on', natsUrl, '- press Ctrl-C to stop');
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await shutdown();
+  return 0;
+}
+
+main().then((code) => process.exit(code), (e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

@@ -1,0 +1,55 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import {
+  jetstream, jetstreamManager, RetentionPolicy, StorageType, DiscardPolicy,
+  type JetStreamClient, type JetStreamManager, type StreamConfig,
+} from '@nats-io/jetstream';
+import { Kvm, type KV } from '@nats-io/kv';
+import type { Subjects } from './subjects.js';
+
+/** The engine's NATS handles: one connection, JetStream, and its buckets. */
+export interface Nats {
+  nc: NatsConnection;
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+  registry: KV;
+  runs: KV;
+  subjects: Subjects;
+}
+
+const SECOND_NS = 1_000_000_000;
+
+/** Creates (or keeps) the streams and buckets of ARCHITECTURE's NATS layout. Idempotent. */
+async function ensureStream(jsm: JetStreamManager, cfg: Partial<StreamConfig> & { name: string }): Promise<void> {
+  try {
+    await jsm.streams.info(cfg.name);
+    await jsm.streams.update(cfg.name, cfg);
+  } catch (e) {
+    if ((e as { code?: number; message?: string }).message?.includes('not found')) await jsm.streams.add(cfg);
+    else throw e;
+  }
+}
+
+export async function openNats(servers: string, s: Subjects, opts: { name: string; replicas?: number }): Promise<Nats> {
+  const nc = await connect({ servers, name: opts.name, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+  const js = jetstream(nc);
+  const jsm = await jetstreamManager(nc);
+  const replicas = opts.replicas ?? 1;
+  await ensureStream(jsm, {
+    name: s.streams.history, subjects: [s.historyAll()], retention: RetentionPolicy.Limits,
+    storage: StorageType.File, num_replicas: replicas, max_msgs_per_subject: -1, allow_direct: true,
+    duplicate_window: 120 * SECOND_NS, allow_rollup_hdrs: false, deny_delete: false, discard: DiscardPolicy.Old,
+  });
+  await ensureStream(jsm, {
+    name: s.streams.tasks, subjects: [s.tasksAll()], retention: RetentionPolicy.Workqueue,
+    storage: StorageType.File, num_replicas: replicas, duplicate_window: 120 * SECOND_NS, allow_direct: true,
+  });
+  await ensureStream(jsm, {
+    name: s.streams.visibility, subjects: [s.visibilityAll()], retention: RetentionPolicy.Limits,
+    storage: StorageType.File, num_replicas: replicas, max_msgs_per_subject: 1, allow_direct: true,
+    duplicate_window: 120 * SECOND_NS,
+  });
+  const kvm = new Kvm(nc);
+  const registry = await kvm.create(s.buckets.registry, { history: 1, replicas });
+  const runs = await kvm.create(s.buckets.runs, { history: 1, replicas });
+  return { nc, js, jsm, registry, runs, subjects: s };
+}

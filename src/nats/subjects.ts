@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Every NATS subject and KV key of the engine is built here. A user ID becomes one token:
+ * `[A-Za-z0-9_-]` stays, every other UTF-8 byte is `~` plus two hex digits; long tokens are hashed.
+ */
+const SAFE = /^[A-Za-z0-9_-]$/;
+const MAX_TOKEN = 200;
+
+export function escapeToken(id: string): string {
+  if (id.length === 0) throw new Error('empty ids cannot be subject tokens');
+  let out = '';
+  for (const ch of id) {
+    if (SAFE.test(ch)) out += ch;
+    else for (const b of Buffer.from(ch, 'utf8')) out += `~${b.toString(16).padStart(2, '0')}`;
+  }
+  if (out.length > MAX_TOKEN) out = `h${createHash('sha256').update(id).digest('base64url').replaceAll('-', '_')}`;
+  return out;
+}
+
+/** KV keys may not hold `~`; `=` is never produced by escapeToken, so the mapping stays reversible. */
+export function kvToken(id: string): string {
+  return escapeToken(id).replaceAll('~', '=');
+}
+
+export interface Subjects {
+  readonly prefix: string;
+  api(action: string): string;
+  apiWildcard(): string;
+  partition(p: number, op: string): string;
+  partitionWildcard(p: number): string;
+  history(p: number, domain: string, workflowId: string, runId: string): string;
+  historyAll(): string;
+  taskList(domain: string, kind: 'd' | 'a', taskList: string): string;
+  tasksAll(): string;
+  visibility(domain: string, runId: string): string;
+  visibilityDomain(domain: string): string;
+  visibilityAll(): string;
+  streams: { history: string; tasks: string; visibility: string };
+  buckets: { registry: string; runs: string; leases: string };
+}
+
+export function subjects(prefix = 'af'): Subjects {
+  const up = prefix.toUpperCase().replace(/[^A-Z0-9_-]/g, '_');
+  return {
+    prefix,
+    api: (action) => `${prefix}.api.${action}`,
+    apiWildcard: () => `${prefix}.api.*`,
+    partition: (p, op) => `${prefix}.part.${p}.${op}`,
+    partitionWildcard: (p) => `${prefix}.part.${p}.*`,
+    history: (p, d, w, r) => `${prefix}.hist.${p}.${escapeToken(d)}.${escapeToken(w)}.${escapeToken(r)}`,
+    historyAll: () => `${prefix}.hist.>`,
+    taskList: (d, kind, tl) => `${prefix}.task.${escapeToken(d)}.${kind}.${escapeToken(tl)}`,
+    tasksAll: () => `${prefix}.task.>`,
+    visibility: (d, r) => `${prefix}.vis.${escapeToken(d)}.${escapeToken(r)}`,
+    visibilityDomain: (d) => `${prefix}.vis.${escapeToken(d)}.*`,
+    visibilityAll: () => `${prefix}.vis.>`,
+    streams: { history: `${up}_HISTORY`, tasks: `${up}_TASKS`, visibility: `${up}_VISIBILITY` },
+    buckets: { registry: `${prefix}_registry`, runs: `${prefix}_runs`, leases: `${prefix}_leases` },
+  };
+}
+
+/** Durable consumer name for one task list (stream/consumer names allow only [A-Za-z0-9_-]). */
+export function taskListConsumer(domain: string, kind: 'd' | 'a', taskList: string): string {
+  const h = createHash('sha256').update(`${domain}\u0000${kind}\u0000${taskList}`).digest('hex').slice(0, 24);
+  return `tl_${kind}_${h}`;
+}
+
+/** Stable partition of an execution: hash(domain, workflowId) mod P. */
+export function partitionOf(domain: string, workflowId: string, partitions: number): number {
+  const h = createHash('sha1').update(domain).update('\u0000').update(workflowId).digest();
+  return h.readUInt32BE(0) % partitions;
+}

@@ -1,0 +1,59 @@
+import type { Logger } from 'pino';
+import { resolveOptions, type NodeOptions, type NodeConfig } from './config.js';
+import { HistoryStore } from './history/history-store.js';
+import { createLogger } from './log.js';
+import { TaskQueues } from './matching/task-queues.js';
+import { openNats, type Nats } from './nats/infrastructure.js';
+import { subjects } from './nats/subjects.js';
+import { Registry } from './registry/registry.js';
+import { createSystemClock, type EngineClock } from './runtime/clock.js';
+import { createMachineSet } from './runtime/execution-actors.js';
+import { PartitionOwner } from './runtime/partition-owner.js';
+import { Router } from './runtime/router.js';
+import type { ServiceContext } from './service/context.js';
+import { OPERATIONS, OWNER_OPS } from './service/operations.js';
+import { NatsApiServer } from './transport/nats-api.js';
+
+/** A running engine node. */
+export interface EngineNode {
+  config: NodeConfig;
+  nats: Nats;
+  ctx: ServiceContext;
+  owner: PartitionOwner;
+  router: Router;
+  log: Logger;
+  /** Graceful stop: no new requests, in-flight ones finish, then the connection drains. */
+  stop(): Promise<void>;
+}
+
+export async function startNode(options: NodeOptions & { clock?: EngineClock; logger?: Logger } = {}): Promise<EngineNode> {
+  const config = resolveOptions(options);
+  const log = options.logger ?? createLogger(config.logLevel);
+  const s = subjects(config.prefix);
+  const nats = await openNats(config.natsUrl, s, { name: `actorflow-${config.nodeName}` });
+  const clock = options.clock ?? createSystemClock();
+  const store = new HistoryStore(nats.js, nats.jsm, s.streams.history);
+  const queues = new TaskQueues(nats.js, nats.jsm, s);
+  const registry = new Registry(nats.registry);
+  await registry.start();
+  const owner = new PartitionOwner(nats, store, queues, createMachineSet(clock), log.child({ c: 'owner' }));
+  const router = new Router(nats.nc, s, owner, config.partitions, OWNER_OPS, log.child({ c: 'router' }));
+  // One node owns every partition until clustering arrives; routing already goes through the owner.
+  const all = new Set(Array.from({ length: config.partitions }, (_, p) => p));
+  for (const p of all) router.serve(p);
+  const recovered = await owner.recover(all);
+  const ctx: ServiceContext = { registry, router, queues, store, subjects: s, clock, log, region: config.region, account: config.account };
+  const api = new NatsApiServer(nats.nc, ctx, OPERATIONS, log.child({ c: 'api' }));
+  api.start();
+  log.info({ nats: config.natsUrl, partitions: config.partitions, recovered }, 'engine node started');
+  return {
+    config, nats, ctx, owner, router, log,
+    async stop() {
+      await api.drain();
+      router.stop();
+      registry.stop();
+      owner.stop();
+      await nats.nc.drain();
+    },
+  };
+}

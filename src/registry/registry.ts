@@ -1,0 +1,110 @@
+import { KvWatchInclude, type KV } from '@nats-io/kv';
+import { JetStreamApiError } from '@nats-io/jetstream';
+import { decode, encode } from '../nats/codec.js';
+import { kvToken } from '../nats/subjects.js';
+import { JsCodes } from '../history/history-store.js';
+import type { DomainRecord, TypeKind, TypeRecord } from './records.js';
+
+interface Cached<T> { value: T | null; revision: number }
+
+/** Thrown by `create` when the key exists and by `update` when another writer changed it first. */
+export class RegistryConflictError extends Error {
+  constructor(readonly key: string) {
+    super(`registry key ${key} changed concurrently`);
+    this.name = 'RegistryConflictError';
+  }
+}
+
+/**
+ * Domains and types in the KV bucket `af_registry`, read through a local cache that a KV watch
+ * keeps current (types are read on every ScheduleActivityTask decision).
+ */
+export class Registry {
+  private readonly cache = new Map<string, Cached<unknown>>();
+  private stopWatch: (() => void) | undefined;
+
+  constructor(private readonly kv: KV) {}
+
+  static domainKey(domain: string): string {
+    return `d.${kvToken(domain)}`;
+  }
+
+  static typeKey(kind: TypeKind, domain: string, name: string, version: string): string {
+    return `${kind === 'workflow' ? 'wt' : 'at'}.${kvToken(domain)}.${kvToken(name)}.${kvToken(version)}`;
+  }
+
+  static typePrefix(kind: TypeKind, domain: string): string {
+    return `${kind === 'workflow' ? 'wt' : 'at'}.${kvToken(domain)}`;
+  }
+
+  async start(): Promise<void> {
+    const it = await this.kv.watch({ include: KvWatchInclude.UpdatesOnly });
+    this.stopWatch = () => it.stop();
+    void (async () => {
+      for await (const e of it) {
+        const cur = this.cache.get(e.key);
+        if (cur && cur.revision >= e.revision) continue;
+        this.cache.set(e.key, { value: e.operation === 'PUT' ? decode(e.value) : null, revision: e.revision });
+      }
+    })().catch(() => undefined);
+  }
+
+  stop(): void {
+    this.stopWatch?.();
+  }
+
+  async get<T>(key: string): Promise<Cached<T>> {
+    const hit = this.cache.get(key) as Cached<T> | undefined;
+    if (hit) return hit;
+    const e = await this.kv.get(key);
+    const entry: Cached<T> = e && e.operation === 'PUT' ? { value: decode<T>(e.value), revision: e.revision } : { value: null, revision: e?.revision ?? 0 };
+    const cur = this.cache.get(key);
+    if (!cur || cur.revision < entry.revision) this.cache.set(key, entry);
+    return entry;
+  }
+
+  async create<T>(key: string, value: T): Promise<void> {
+    try {
+      const revision = await this.kv.create(key, encode(value));
+      this.cache.set(key, { value, revision });
+    } catch (e) {
+      if (e instanceof JetStreamApiError && e.code === JsCodes.StreamWrongLastSequence) throw new RegistryConflictError(key);
+      throw e;
+    }
+  }
+
+  async update<T>(key: string, value: T, revision: number): Promise<void> {
+    try {
+      const next = await this.kv.update(key, encode(value), revision);
+      this.cache.set(key, { value, revision: next });
+    } catch (e) {
+      if (e instanceof JetStreamApiError && e.code === JsCodes.StreamWrongLastSequence) throw new RegistryConflictError(key);
+      throw e;
+    }
+  }
+
+  async remove(key: string, revision: number): Promise<void> {
+    await this.kv.delete(key, { previousSeq: revision });
+    this.cache.set(key, { value: null, revision: revision + 1 });
+  }
+
+  /** Every live value under a key prefix (`d`, `wt.<domain>`, …). */
+  async list<T>(prefix: string): Promise<T[]> {
+    const out: T[] = [];
+    const keys: string[] = [];
+    for await (const k of await this.kv.keys(`${prefix}.>`)) keys.push(k);
+    for (const k of keys) {
+      const { value } = await this.get<T>(k);
+      if (value) out.push(value);
+    }
+    return out;
+  }
+
+  domain(name: string): Promise<Cached<DomainRecord>> {
+    return this.get<DomainRecord>(Registry.domainKey(name));
+  }
+
+  type(kind: TypeKind, domain: string, name: string, version: string): Promise<Cached<TypeRecord>> {
+    return this.get<TypeRecord>(Registry.typeKey(kind, domain, name, version));
+  }
+}

@@ -1,0 +1,98 @@
+import { foldEvent, type ExecutionState } from '../../machines/execution-state.js';
+import type { Attributes, EventType } from '../../machines/history-event.js';
+import type { Decision } from '../domain/decisions.js';
+import type { ActivityTypeConfig, TypeRecord } from '../registry/records.js';
+import type { EventBatch } from './event-batch.js';
+
+export const MAX_OPEN_ACTIVITIES = 1000;
+export const MAX_OPEN_TIMERS = 1000;
+
+/** Activity type records the API layer looked up, keyed by `name\0version` (null: no such type). */
+export type ActivityTypes = Record<string, TypeRecord | null>;
+export const activityTypeKey = (t: { name: string; version: string }) => `${t.name}\u0000${t.version}`;
+
+/**
+ * Applies a decision batch after DecisionTaskCompleted (id `dtc`): each decision becomes its
+ * success event or its `*Failed` event with the documented cause. `unhandled` is true when a
+ * decision-triggering event arrived while the task was open (UNHANDLED_DECISION).
+ */
+export function applyDecisions(state: ExecutionState, b: EventBatch, dtc: number, decisions: readonly Decision[],
+  types: ActivityTypes, unhandled: boolean): void {
+  let cur = state;
+  const add = (type: EventType, attrs: Attributes): number => {
+    const id = b.add(type, attrs);
+    cur = foldEvent(cur, b.events[b.events.length - 1]!);
+    return id;
+  };
+  for (const { type, attrs: a } of decisions) {
+    switch (type) {
+      case 'ScheduleActivityTask': {
+        const cause = scheduleProblem(cur, a, types[activityTypeKey(a.activityType)] ?? null);
+        if (typeof cause === 'string') add('ScheduleActivityTaskFailed', { activityType: a.activityType, activityId: a.activityId, cause, decisionTaskCompletedEventId: dtc });
+        else add('ActivityTaskScheduled', { activityType: a.activityType, activityId: a.activityId, input: a.input, control: a.control, ...cause, decisionTaskCompletedEventId: dtc });
+        break;
+      }
+      case 'RequestCancelActivityTask': {
+        const act = cur.activities[a.activityId];
+        if (!act) { add('RequestCancelActivityTaskFailed', { activityId: a.activityId, cause: 'ACTIVITY_ID_UNKNOWN', decisionTaskCompletedEventId: dtc }); break; }
+        const req = add('ActivityTaskCancelRequested', { activityId: a.activityId, decisionTaskCompletedEventId: dtc });
+        if (act.startedEventId === null) add('ActivityTaskCanceled', { scheduledEventId: act.scheduledEventId, startedEventId: 0, latestCancelRequestedEventId: req });
+        break;
+      }
+      case 'CompleteWorkflowExecution':
+        if (unhandled) add('CompleteWorkflowExecutionFailed', { cause: 'UNHANDLED_DECISION', decisionTaskCompletedEventId: dtc });
+        else add('WorkflowExecutionCompleted', { result: a.result, decisionTaskCompletedEventId: dtc });
+        break;
+      case 'FailWorkflowExecution':
+        if (unhandled) add('FailWorkflowExecutionFailed', { cause: 'UNHANDLED_DECISION', decisionTaskCompletedEventId: dtc });
+        else add('WorkflowExecutionFailed', { reason: a.reason, details: a.details, decisionTaskCompletedEventId: dtc });
+        break;
+      case 'CancelWorkflowExecution':
+        if (unhandled) add('CancelWorkflowExecutionFailed', { cause: 'UNHANDLED_DECISION', decisionTaskCompletedEventId: dtc });
+        else add('WorkflowExecutionCanceled', { details: a.details, decisionTaskCompletedEventId: dtc });
+        break;
+      case 'RecordMarker':
+        add('MarkerRecorded', { markerName: a.markerName, details: a.details, decisionTaskCompletedEventId: dtc });
+        break;
+      case 'StartTimer':
+        if (cur.timers[a.timerId] !== undefined) add('StartTimerFailed', { timerId: a.timerId, cause: 'TIMER_ID_ALREADY_IN_USE', decisionTaskCompletedEventId: dtc });
+        else if (Object.keys(cur.timers).length >= MAX_OPEN_TIMERS) add('StartTimerFailed', { timerId: a.timerId, cause: 'OPEN_TIMERS_LIMIT_EXCEEDED', decisionTaskCompletedEventId: dtc });
+        else add('TimerStarted', { timerId: a.timerId, control: a.control, startToFireTimeout: a.startToFireTimeout, decisionTaskCompletedEventId: dtc });
+        break;
+      case 'CancelTimer': {
+        const startedEventId = cur.timers[a.timerId];
+        if (startedEventId === undefined) add('CancelTimerFailed', { timerId: a.timerId, cause: 'TIMER_ID_UNKNOWN', decisionTaskCompletedEventId: dtc });
+        else add('TimerCanceled', { timerId: a.timerId, startedEventId, decisionTaskCompletedEventId: dtc });
+        break;
+      }
+      case 'ScheduleLambdaFunction':
+        add('ScheduleLambdaFunctionFailed', { id: a.id, name: a.name, cause: 'LAMBDA_SERVICE_NOT_AVAILABLE_IN_REGION', decisionTaskCompletedEventId: dtc });
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+/** The ScheduleActivityTaskFailed cause (SWF's order of checks), or the resolved task settings. */
+function scheduleProblem(cur: ExecutionState, a: Record<string, any>, type: TypeRecord | null): string | Attributes {
+  if (!type) return 'ACTIVITY_TYPE_DOES_NOT_EXIST';
+  if (type.status === 'DEPRECATED') return 'ACTIVITY_TYPE_DEPRECATED';
+  if (cur.activities[a.activityId]) return 'ACTIVITY_ID_ALREADY_IN_USE';
+  if (Object.keys(cur.activities).length >= MAX_OPEN_ACTIVITIES) return 'OPEN_ACTIVITIES_LIMIT_EXCEEDED';
+  const d = type.config as ActivityTypeConfig;
+  const taskList = a.taskList ?? d.defaultTaskList;
+  if (!taskList) return 'DEFAULT_TASK_LIST_UNDEFINED';
+  const scheduleToCloseTimeout = a.scheduleToCloseTimeout ?? d.defaultTaskScheduleToCloseTimeout;
+  if (scheduleToCloseTimeout === undefined) return 'DEFAULT_SCHEDULE_TO_CLOSE_TIMEOUT_UNDEFINED';
+  const scheduleToStartTimeout = a.scheduleToStartTimeout ?? d.defaultTaskScheduleToStartTimeout;
+  if (scheduleToStartTimeout === undefined) return 'DEFAULT_SCHEDULE_TO_START_TIMEOUT_UNDEFINED';
+  const startToCloseTimeout = a.startToCloseTimeout ?? d.defaultTaskStartToCloseTimeout;
+  if (startToCloseTimeout === undefined) return 'DEFAULT_START_TO_CLOSE_TIMEOUT_UNDEFINED';
+  const heartbeatTimeout = a.heartbeatTimeout ?? d.defaultTaskHeartbeatTimeout;
+  if (heartbeatTimeout === undefined) return 'DEFAULT_HEARTBEAT_TIMEOUT_UNDEFINED';
+  return {
+    taskList, taskPriority: a.taskPriority ?? d.defaultTaskPriority ?? '0',
+    scheduleToStartTimeout, scheduleToCloseTimeout, startToCloseTimeout, heartbeatTimeout,
+  };
+}

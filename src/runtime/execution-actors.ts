@@ -1,0 +1,162 @@
+import { createActor, type Actor, type AnyActorRef } from 'xstate';
+import type { HistoryEvent, TimeoutType } from '../../machines/history-event.js';
+import { createActivityTaskMachine, type ActivityTaskMachine } from '../../machines/activity-task.machine.js';
+import { createDecisionTaskMachine, type DecisionTaskMachine } from '../../machines/decision-task.machine.js';
+import { createTimerMachine, type TimerMachine } from '../../machines/timer.machine.js';
+import { createWorkflowExecutionMachine, type WorkflowExecutionMachine } from '../../machines/workflow-execution.machine.js';
+import { durationMs } from '../domain/durations.js';
+import type { EngineClock } from './clock.js';
+
+/** What the actors of one run report: the runtime turns each into history (persist, then act). */
+export interface ActorReports {
+  workflowTimedOut(): void;
+  decisionTimedOut(scheduledEventId: number, timeoutType: TimeoutType): void;
+  activityTimedOut(scheduledEventId: number, timeoutType: TimeoutType, details: string | undefined): void;
+  timerFired(timerId: string): void;
+  actorError(err: unknown): void;
+}
+
+/** The machines, built once per clock. */
+export interface MachineSet {
+  workflow: WorkflowExecutionMachine;
+  decision: DecisionTaskMachine;
+  activity: ActivityTaskMachine;
+  timer: TimerMachine;
+  clock: EngineClock;
+}
+
+export function createMachineSet(clock: EngineClock): MachineSet {
+  return {
+    workflow: createWorkflowExecutionMachine(clock),
+    decision: createDecisionTaskMachine(clock),
+    activity: createActivityTaskMachine(clock),
+    timer: createTimerMachine(clock),
+    clock,
+  };
+}
+
+const ms = (v: unknown): number | null => (typeof v === 'string' ? durationMs(v) : null);
+
+/**
+ * The live actors of one run: the execution actor and one root actor per open task and timer
+ * (a flat registry, ARCHITECTURE decision 5). Feeding history events here is both how the live
+ * run moves on and how a run is rebuilt.
+ */
+export class ExecutionActors {
+  readonly workflow: Actor<WorkflowExecutionMachine>;
+  decision: Actor<DecisionTaskMachine> | undefined;
+  readonly activities = new Map<number, Actor<ActivityTaskMachine>>();
+  readonly timers = new Map<string, Actor<TimerMachine>>();
+
+  constructor(private readonly m: MachineSet, private readonly reports: ActorReports, started: HistoryEvent) {
+    const timeout = ms(started.attrs.executionStartToCloseTimeout) ?? 0;
+    this.workflow = this.start(createActor(
+      m.workflow.provide({ actions: { reportTimeout: () => reports.workflowTimedOut() } }),
+      { input: { startToCloseDeadline: started.at + timeout }, clock: m.clock },
+    ));
+  }
+
+  private start<A extends AnyActorRef>(actor: A): A {
+    actor.subscribe({ error: (err) => this.reports.actorError(err) });
+    actor.start();
+    return actor;
+  }
+
+  /** Feeds events (already persisted) to every actor they concern. */
+  apply(events: readonly HistoryEvent[]): void {
+    for (const e of events) {
+      this.workflow.send(e);
+      this.route(e);
+    }
+    if (this.workflow.getSnapshot().context.execution.closeStatus) this.stopAll();
+  }
+
+  private route(e: HistoryEvent): void {
+    const a = e.attrs;
+    switch (e.type) {
+      case 'DecisionTaskScheduled': {
+        this.decision?.stop();
+        const scheduledEventId = e.id;
+        this.decision = this.start(createActor(this.m.decision.provide({
+          actions: { reportTimeout: (_, p) => this.reports.decisionTimedOut(scheduledEventId, p.timeoutType) },
+        }), {
+          input: { scheduledAt: e.at, startToCloseMs: ms(a.startToCloseTimeout), scheduleToStartMs: ms(a.scheduleToStartTimeout) },
+          clock: this.m.clock,
+        }));
+        break;
+      }
+      case 'DecisionTaskStarted':
+        this.decision?.send(e as HistoryEvent<'DecisionTaskStarted'>);
+        break;
+      case 'DecisionTaskCompleted':
+      case 'DecisionTaskTimedOut':
+        this.decision?.send(e as HistoryEvent<'DecisionTaskCompleted'>);
+        this.decision?.stop();
+        this.decision = undefined;
+        break;
+      case 'ActivityTaskScheduled': {
+        const scheduledEventId = e.id;
+        this.activities.set(scheduledEventId, this.start(createActor(this.m.activity.provide({
+          actions: {
+            reportTimeout: ({ context }, p) => this.reports.activityTimedOut(scheduledEventId, p.timeoutType, context.heartbeatDetails),
+          },
+        }), {
+          input: {
+            scheduledAt: e.at, scheduleToStartMs: ms(a.scheduleToStartTimeout), scheduleToCloseMs: ms(a.scheduleToCloseTimeout),
+            startToCloseMs: ms(a.startToCloseTimeout), heartbeatMs: ms(a.heartbeatTimeout),
+          },
+          clock: this.m.clock,
+        })));
+        break;
+      }
+      case 'ActivityTaskStarted':
+      case 'ActivityTaskCompleted':
+      case 'ActivityTaskFailed':
+      case 'ActivityTaskTimedOut':
+      case 'ActivityTaskCanceled': {
+        const actor = this.activities.get(a.scheduledEventId as number);
+        actor?.send(e as HistoryEvent<'ActivityTaskStarted'>);
+        if (actor && e.type !== 'ActivityTaskStarted') {
+          actor.stop();
+          this.activities.delete(a.scheduledEventId as number);
+        }
+        break;
+      }
+      case 'TimerStarted': {
+        const timerId = a.timerId as string;
+        this.timers.set(timerId, this.start(createActor(this.m.timer.provide({
+          actions: { reportFired: () => this.reports.timerFired(timerId) },
+        }), {
+          input: { startedAt: e.at, startToFireMs: ms(a.startToFireTimeout) ?? 0 },
+          clock: this.m.clock,
+        })));
+        break;
+      }
+      case 'TimerFired':
+      case 'TimerCanceled': {
+        const timer = this.timers.get(a.timerId as string);
+        timer?.send(e as HistoryEvent<'TimerFired'>);
+        timer?.stop();
+        this.timers.delete(a.timerId as string);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  /** Records a heartbeat in the activity's actor (heartbeats write no history). */
+  heartbeat(scheduledEventId: number, at: number, details: string | undefined): void {
+    this.activities.get(scheduledEventId)?.send({ type: 'Heartbeat', at, details });
+  }
+
+  stopAll(): void {
+    this.decision?.stop();
+    this.decision = undefined;
+    for (const a of this.activities.values()) a.stop();
+    for (const t of this.timers.values()) t.stop();
+    this.activities.clear();
+    this.timers.clear();
+    this.workflow.stop();
+  }
+}

@@ -1,0 +1,142 @@
+import type { HistoryEvent, TimeoutType } from '../../machines/history-event.js';
+import { foldHistory, type ExecutionState } from '../../machines/execution-state.js';
+import { Fault } from '../domain/faults.js';
+import { HistoryConflictError, type HistoryStore } from '../history/history-store.js';
+import { EventBatch } from './event-batch.js';
+import { ExecutionActors, type MachineSet } from './execution-actors.js';
+
+export interface RunKey {
+  domain: string;
+  workflowId: string;
+  runId: string;
+  partition: number;
+}
+
+/** What a run needs from its owner; the owner provides NATS-backed effects. */
+export interface ExecutionHost {
+  store: HistoryStore;
+  machines: MachineSet;
+  subject(key: RunKey): string;
+  /** After a transition is persisted: enqueue new tasks, remove dead ones, close the run. */
+  afterCommit(run: Execution, events: readonly HistoryEvent[]): Promise<void>;
+  /** Another writer won the fence, or the store failed for good: drop and rebuild the run. */
+  invalidate(run: Execution, err: unknown): void;
+  onError(run: Execution, err: unknown): void;
+}
+
+const APPEND_ATTEMPTS = 4;
+
+/**
+ * One live run: its history, its actors and the fence of its next append. Every change goes
+ * through `transact`, one at a time: build events from the current state, append them to
+ * JetStream, then feed them to the actors (persist, then act).
+ */
+export class Execution {
+  readonly events: HistoryEvent[];
+  private lastSeq: number;
+  readonly actors: ExecutionActors;
+  private tail: Promise<unknown> = Promise.resolve();
+  private dead = false;
+
+  constructor(readonly key: RunKey, private readonly host: ExecutionHost, history: { events: HistoryEvent[]; lastSeq: number }) {
+    this.events = history.events;
+    this.lastSeq = history.lastSeq;
+    this.actors = new ExecutionActors(host.machines, {
+      workflowTimedOut: () => this.later((s, b) => {
+        if (s.closeStatus) return;
+        b.add('WorkflowExecutionTimedOut', { timeoutType: 'START_TO_CLOSE', childPolicy: s.started.childPolicy });
+      }),
+      decisionTimedOut: (scheduledEventId, timeoutType) => this.later((s, b) => {
+        if (s.decision?.scheduledEventId !== scheduledEventId) return;
+        b.add('DecisionTaskTimedOut', { timeoutType, scheduledEventId, startedEventId: s.decision.startedEventId ?? 0 });
+      }),
+      activityTimedOut: (scheduledEventId, timeoutType, details) => this.later((s, b) => {
+        const act = Object.values(s.activities).find((x) => x.scheduledEventId === scheduledEventId);
+        if (!act) return;
+        b.add('ActivityTaskTimedOut', { timeoutType, scheduledEventId, startedEventId: act.startedEventId ?? 0, details });
+      }),
+      timerFired: (timerId) => this.later((s, b) => {
+        const startedEventId = s.timers[timerId];
+        if (startedEventId === undefined) return;
+        b.add('TimerFired', { timerId, startedEventId });
+      }),
+      actorError: (err) => host.onError(this, err),
+    }, history.events[0]!);
+    this.actors.apply(history.events);
+  }
+
+  get state(): ExecutionState {
+    return this.actors.workflow.getSnapshot().context.execution;
+  }
+
+  get isClosed(): boolean {
+    return this.state.closeStatus !== null;
+  }
+
+  get isDead(): boolean {
+    return this.dead;
+  }
+
+  /** Runs `fn` after every earlier operation on this run has finished. */
+  serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(() => {
+      if (this.dead) throw new Fault('InternalFailure', 'execution was reloaded; retry');
+      return fn();
+    });
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** A timer of an actor came due: append its event in turn (it is a no-op if the state moved on). */
+  private later(build: (s: ExecutionState, b: EventBatch) => void): void {
+    this.serial(() => this.commit(build)).catch((err) => this.host.onError(this, err));
+  }
+
+  /**
+   * Builds one transition and persists it. Call inside `serial`. Adds the follow-up decision task
+   * when the transition leaves the run open, with no decision task, and something to decide.
+   */
+  async commit(build: (s: ExecutionState, b: EventBatch) => void): Promise<HistoryEvent[]> {
+    const state = this.state;
+    const batch = new EventBatch(state.lastEventId + 1, this.host.machines.clock.now());
+    build(state, batch);
+    if (batch.events.length === 0) return [];
+    const after = foldHistory(batch.events, state);
+    if (after.closeStatus === null && after.decision === null && after.needsDecision) {
+      batch.add('DecisionTaskScheduled', {
+        taskList: { name: after.decisionTaskList },
+        taskPriority: state.started.taskPriority,
+        startToCloseTimeout: state.started.taskStartToCloseTimeout,
+      });
+    }
+    await this.append(batch.events);
+    this.events.push(...batch.events);
+    this.actors.apply(batch.events);
+    await this.host.afterCommit(this, batch.events);
+    return batch.events;
+  }
+
+  private async append(events: HistoryEvent[]): Promise<void> {
+    const subject = this.host.subject(this.key);
+    let lastErr: unknown;
+    for (let attempt = 0; attempt < APPEND_ATTEMPTS; attempt++) {
+      try {
+        this.lastSeq = await this.host.store.append(subject, this.key.runId, events, this.lastSeq);
+        return;
+      } catch (e) {
+        lastErr = e;
+        if (e instanceof HistoryConflictError) break;
+        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+      }
+    }
+    this.kill();
+    this.host.invalidate(this, lastErr);
+    throw new Fault('InternalFailure', 'could not persist the transition; retry', { cause: lastErr });
+  }
+
+  /** Stops the actors; the run must be rebuilt from history before it is used again. */
+  kill(): void {
+    this.dead = true;
+    this.actors.stopAll();
+  }
+}

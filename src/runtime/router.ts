@@ -1,0 +1,81 @@
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import type { Logger } from 'pino';
+import { Fault } from '../domain/faults.js';
+import { decode, encode } from '../nats/codec.js';
+import { partitionOf, type Subjects } from '../nats/subjects.js';
+import { faultToWire, fromWire, toWire, type WireReply } from '../transport/wire.js';
+import type { PartitionOwner } from './partition-owner.js';
+
+/** An operation that must run on the owner of the execution's partition. */
+export type OwnerOp = (owner: PartitionOwner, payload: any) => Promise<unknown>;
+
+const OWNER_TIMEOUT_MS = 70_000;
+
+/**
+ * Routes execution-scoped work to its partition's owner over `af.part.<p>.<op>`. When this node
+ * owns the partition the call is made in-process; the subjects serve callers on other nodes.
+ */
+export class Router {
+  private readonly subs = new Map<number, Subscription>();
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly s: Subjects,
+    private readonly owner: PartitionOwner,
+    readonly partitions: number,
+    private readonly ops: Readonly<Record<string, OwnerOp>>,
+    private readonly log: Logger,
+  ) {}
+
+  partitionOf(domain: string, workflowId: string): number {
+    return partitionOf(domain, workflowId, this.partitions);
+  }
+
+  owns(p: number): boolean {
+    return this.subs.has(p);
+  }
+
+  get owned(): ReadonlySet<number> {
+    return new Set(this.subs.keys());
+  }
+
+  async call<T>(partition: number, op: string, payload: unknown): Promise<T> {
+    const fn = this.ops[op];
+    if (!fn) throw new Error(`unknown owner op ${op}`);
+    if (this.owns(partition)) return (await fn(this.owner, payload)) as T;
+    const m = await this.nc.request(this.s.partition(partition, op), encode(payload), { timeout: OWNER_TIMEOUT_MS })
+      .catch((e: unknown) => { throw new Fault('InternalFailure', `partition ${partition} has no owner right now; retry`, { cause: e }); });
+    return fromWire(decode<WireReply<T>>(m.data));
+  }
+
+  /** Starts serving a partition this node now owns. */
+  serve(p: number): void {
+    if (this.subs.has(p)) return;
+    const sub = this.nc.subscribe(this.s.partitionWildcard(p), {
+      callback: (err, m) => {
+        if (err) return;
+        const op = m.subject.slice(m.subject.lastIndexOf('.') + 1);
+        const fn = this.ops[op];
+        void (async () => {
+          try {
+            if (!fn) throw new Fault('UnknownOperationException', `unknown owner op ${op}`);
+            m.respond(encode(toWire(await fn(this.owner, decode(m.data)))));
+          } catch (e) {
+            if (!(e instanceof Fault)) this.log.error({ err: e, op }, 'owner op failed');
+            m.respond(encode(faultToWire(e)));
+          }
+        })();
+      },
+    });
+    this.subs.set(p, sub);
+  }
+
+  release(p: number): void {
+    this.subs.get(p)?.unsubscribe();
+    this.subs.delete(p);
+  }
+
+  stop(): void {
+    for (const p of [...this.subs.keys()]) this.release(p);
+  }
+}

@@ -1,0 +1,97 @@
+import { Fault } from '../domain/faults.js';
+import type { ActorFlowClient } from './client.js';
+import { PollerPool } from './poller.js';
+
+export interface ActivityTask {
+  taskToken: string;
+  activityId: string;
+  startedEventId: number;
+  workflowExecution: { workflowId: string; runId: string };
+  activityType: { name: string; version: string };
+  input?: string;
+}
+
+export interface ActivityContext {
+  /** Records a heartbeat; resolves to true when the decider asked to cancel the task. */
+  heartbeat(details?: string): Promise<boolean>;
+  /** True once a heartbeat answered cancelRequested. */
+  readonly cancelRequested: boolean;
+}
+
+/** Throw this from a handler to answer RespondActivityTaskCanceled. */
+export class ActivityCanceled extends Error {
+  constructor(readonly details?: string) {
+    super('activity canceled');
+    this.name = 'ActivityCanceled';
+  }
+}
+
+export interface ActivityWorkerOptions {
+  domain: string;
+  taskList: string;
+  identity?: string;
+  /** Tasks handled at once (default 1): one long poll per slot. */
+  concurrency?: number;
+  /** Heartbeat automatically every this many ms while a handler runs (off by default). */
+  heartbeatIntervalMs?: number;
+  pollTimeoutMs?: number;
+  onError?: (e: unknown) => void;
+}
+
+export type ActivityHandler = (task: ActivityTask, ctx: ActivityContext) => Promise<string | undefined> | string | undefined;
+
+/**
+ * An activity worker: polls a task list, runs the handler for the activity type, and answers
+ * Completed (the returned string is the result), Failed (a thrown error) or Canceled (ActivityCanceled).
+ */
+export class ActivityWorker {
+  private readonly pool: PollerPool;
+
+  constructor(private readonly client: ActorFlowClient, private readonly o: ActivityWorkerOptions,
+    private readonly handlers: Record<string, ActivityHandler>) {
+    this.pool = new PollerPool(o.concurrency ?? 1, () => this.once(), o.onError ?? (() => undefined));
+  }
+
+  private async once(): Promise<void> {
+    const task = await this.client.call<Partial<ActivityTask>>('PollForActivityTask', {
+      domain: this.o.domain, taskList: { name: this.o.taskList }, identity: this.o.identity, afPollTimeoutMs: this.o.pollTimeoutMs ?? 5000,
+    });
+    if (!task.taskToken) return;
+    await this.run(task as ActivityTask);
+  }
+
+  private async run(task: ActivityTask): Promise<void> {
+    const taskToken = task.taskToken;
+    let cancelRequested = false;
+    const ctx: ActivityContext = {
+      heartbeat: async (details) => {
+        const r = await this.client.call<{ cancelRequested: boolean }>('RecordActivityTaskHeartbeat', { taskToken, details });
+        cancelRequested ||= r.cancelRequested;
+        return r.cancelRequested;
+      },
+      get cancelRequested() { return cancelRequested; },
+    };
+    const timer = this.o.heartbeatIntervalMs ? setInterval(() => { ctx.heartbeat().catch(() => undefined); }, this.o.heartbeatIntervalMs) : undefined;
+    try {
+      const handler = this.handlers[task.activityType.name];
+      if (!handler) throw new Error(`no handler for activity type ${task.activityType.name}`);
+      const result = await handler(task, ctx);
+      await this.client.call('RespondActivityTaskCompleted', { taskToken, result });
+    } catch (e) {
+      if (e instanceof Fault) throw e;
+      if (e instanceof ActivityCanceled) await this.client.call('RespondActivityTaskCanceled', { taskToken, details: e.details });
+      else await this.client.call('RespondActivityTaskFailed', { taskToken, reason: String((e as Error).message ?? e).slice(0, 256) });
+    } finally {
+      if (timer) clearInterval(timer);
+    }
+  }
+
+  start(): this {
+    this.pool.start();
+    return this;
+  }
+
+  stop(): Promise<void> {
+    return this.pool.stop();
+  }
+}

@@ -1,0 +1,80 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { Fault } from '../domain/faults.js';
+import { decode, encode } from '../nats/codec.js';
+import type { WireReply } from '../transport/wire.js';
+
+export interface ClientOptions {
+  /** NATS servers, e.g. `nats://127.0.0.1:4222`. */
+  servers?: string;
+  /** Subject prefix of the engine (default `af`). */
+  prefix?: string;
+  /** An existing connection to share instead of opening one. */
+  connection?: NatsConnection;
+}
+
+/** A history event as the API returns it (AWS shape). */
+export interface WireEvent {
+  eventId: number;
+  eventType: string;
+  eventTimestamp: number;
+  [attributes: string]: unknown;
+}
+
+const CALL_TIMEOUT_MS = 10_000;
+const POLL_TIMEOUT_MS = 70_000;
+
+/**
+ * The ActorFlow client over NATS: every SWF action by its AWS name, with AWS-shaped inputs and
+ * outputs. Faults surface as `Fault` errors carrying the AWS fault name.
+ */
+export class ActorFlowClient {
+  private constructor(readonly nc: NatsConnection, private readonly prefix: string, private readonly owned: boolean) {}
+
+  static async connect(opts: ClientOptions = {}): Promise<ActorFlowClient> {
+    const nc = opts.connection ?? await connect({ servers: opts.servers ?? 'nats://127.0.0.1:4222', name: 'actorflow-client' });
+    return new ActorFlowClient(nc, opts.prefix ?? 'af', !opts.connection);
+  }
+
+  /** Calls one action; polls get a long timeout. */
+  async call<T = Record<string, any>>(action: string, input: object = {}): Promise<T> {
+    const timeout = action.startsWith('PollFor') ? POLL_TIMEOUT_MS : CALL_TIMEOUT_MS;
+    const m = await this.nc.request(`${this.prefix}.api.${action}`, encode(input), { timeout });
+    const reply = decode<WireReply<T>>(m.data);
+    if ('fault' in reply) throw new Fault(reply.fault.name, reply.fault.message);
+    return reply.ok;
+  }
+
+  /** Every event of a run, following nextPageToken. */
+  async history(domain: string, execution: { workflowId: string; runId: string }): Promise<WireEvent[]> {
+    const events: WireEvent[] = [];
+    let nextPageToken: string | undefined;
+    do {
+      const page = await this.call<{ events: WireEvent[]; nextPageToken?: string }>('GetWorkflowExecutionHistory', { domain, execution, nextPageToken });
+      events.push(...page.events);
+      nextPageToken = page.nextPageToken;
+    } while (nextPageToken);
+    return events;
+  }
+
+  /** Registers a domain unless it exists. */
+  async ensureDomain(name: string, retentionDays = '1'): Promise<void> {
+    await this.call('RegisterDomain', { name, workflowExecutionRetentionPeriodInDays: retentionDays }).catch(ignore('DomainAlreadyExistsFault'));
+  }
+
+  async close(): Promise<void> {
+    if (this.owned) await this.nc.drain();
+  }
+}
+
+/** A catch handler that swallows one fault name and rethrows the rest. */
+export function ignore(name: string) {
+  return (e: unknown) => {
+    if (e instanceof Fault && e.name === name) return undefined;
+    throw e;
+  };
+}
+
+/** The attributes member of a wire event (`<camelType>EventAttributes`). */
+export function attributesOf(e: WireEvent): Record<string, any> {
+  return (e[`${e.eventType[0]!.toLowerCase()}${e.eventType.slice(1)}EventAttributes`] ?? {}) as Record<string, any>;
+}

@@ -1,0 +1,63 @@
+import type { ActorFlowClient, WireEvent } from './client.js';
+import { PollerPool } from './poller.js';
+
+export interface DecisionTask {
+  taskToken: string;
+  startedEventId: number;
+  previousStartedEventId: number;
+  workflowExecution: { workflowId: string; runId: string };
+  workflowType: { name: string; version: string };
+  /** The whole history up to this task (all pages). */
+  events: WireEvent[];
+}
+
+export interface DecisionResult {
+  decisions: object[];
+  executionContext?: string;
+}
+
+export interface DeciderOptions {
+  domain: string;
+  taskList: string;
+  identity?: string;
+  /** Concurrent polls (default 1). */
+  concurrency?: number;
+  /** How long each poll is held on the engine (default 5,000 ms; bounds how long stop() takes). */
+  pollTimeoutMs?: number;
+  onError?: (e: unknown) => void;
+}
+
+/** A decider loop: polls decision tasks, calls `decide`, answers RespondDecisionTaskCompleted. */
+export class Decider {
+  private readonly pool: PollerPool;
+
+  constructor(private readonly client: ActorFlowClient, private readonly o: DeciderOptions,
+    private readonly decide: (task: DecisionTask) => Promise<DecisionResult> | DecisionResult) {
+    this.pool = new PollerPool(o.concurrency ?? 1, () => this.once(), o.onError ?? (() => undefined));
+  }
+
+  private async once(): Promise<void> {
+    const poll = { domain: this.o.domain, taskList: { name: this.o.taskList }, identity: this.o.identity, afPollTimeoutMs: this.o.pollTimeoutMs ?? 5000 };
+    const first = await this.client.call<Partial<DecisionTask> & { nextPageToken?: string }>('PollForDecisionTask', poll);
+    if (!first.taskToken) return;
+    const events = [...(first.events ?? [])];
+    let token = first.nextPageToken;
+    while (token) {
+      const page = await this.client.call<{ events: WireEvent[]; nextPageToken?: string }>('PollForDecisionTask', { ...poll, nextPageToken: token });
+      events.push(...page.events);
+      token = page.nextPageToken;
+    }
+    const task = { ...first, events } as DecisionTask;
+    const result = await this.decide(task);
+    await this.client.call('RespondDecisionTaskCompleted', { taskToken: task.taskToken, ...result });
+  }
+
+  start(): this {
+    this.pool.start();
+    return this;
+  }
+
+  stop(): Promise<void> {
+    return this.pool.stop();
+  }
+}

@@ -1,0 +1,26 @@
+import type { Logger } from 'pino';
+import type { TaskQueues } from '../matching/task-queues.js';
+import type { Registry } from '../registry/registry.js';
+import type { EngineClock } from '../runtime/clock.js';
+import type { Router } from '../runtime/router.js';
+import type { HistoryStore } from '../history/history-store.js';
+import type { Subjects } from '../nats/subjects.js';
+
+/** Everything an operation needs; built once per node and shared by both transports. */
+export interface ServiceContext {
+  registry: Registry;
+  router: Router;
+  queues: TaskQueues;
+  store: HistoryStore;
+  subjects: Subjects;
+  clock: EngineClock;
+  log: Logger;
+  region: string;
+  account: string;
+}
+
+/** One API operation: validate the input, act, shape the output (AWS JSON shapes, epoch seconds). */
+export type Operation = (ctx: ServiceContext, input: unknown, signal?: AbortSignal) => Promise<unknown>;
+
+/** Epoch ms → the AWS JSON timestamp (epoch seconds). */
+export const seconds = (ms: number): number => ms / 1000;

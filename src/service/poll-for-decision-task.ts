@@ -1,0 +1,94 @@
+import { encodeTaskToken } from '../domain/task-token.js';
+import { InputReader } from '../domain/validate.js';
+import type { TaskMessage } from '../matching/task-queues.js';
+import type { PartitionOwner } from '../runtime/partition-owner.js';
+import type { RunKey } from '../runtime/execution.js';
+import type { ServiceContext } from './context.js';
+import { requireDomain } from './domain-lookup.js';
+import { historyPage, readPageToken } from './history-pages.js';
+import { decode, encode } from '../nats/codec.js';
+
+export const MAX_POLL_MS = 60_000;
+
+/**
+ * How long a poll is held: 60 s as in SWF. The NATS SDK may ask for less with the extension member
+ * `afPollTimeoutMs` (1,000–60,000), so its pollers can stop quickly; AWS clients never send it.
+ */
+export function pollMs(r: InputReader): number {
+  return r.int('afPollTimeoutMs', { min: 1000, max: MAX_POLL_MS }) ?? MAX_POLL_MS;
+}
+
+interface PageArgs { pageSize?: number; reverse: boolean; startAtPrevious: boolean }
+interface StartDecision extends PageArgs { task: TaskMessage; identity?: string }
+interface DecisionPage extends PageArgs { key: RunKey; scheduledEventId: number; startedEventId: number; from: number }
+
+const scope = (k: RunKey, startedEventId: number) => `d:${k.domain}:${k.workflowId}:${k.runId}:${startedEventId}`;
+
+export async function pollForDecisionTask(ctx: ServiceContext, input: unknown, signal?: AbortSignal): Promise<object> {
+  const r = InputReader.of(input);
+  const domain = r.id('domain', true);
+  const taskList = r.taskList('taskList', true)!;
+  const identity = r.str('identity', { max: 256 });
+  const token = r.str('nextPageToken', { max: 2048 });
+  const pageSize = r.pageSize();
+  const reverse = r.bool('reverseOrder') ?? false;
+  const startAtPrevious = r.bool('startAtPreviousStartedEvent') ?? false;
+  const wait = pollMs(r);
+  r.done();
+  await requireDomain(ctx, domain);
+  if (token !== undefined) {
+    // A follow-up page of a task already handed out: the key travels inside the token.
+    const [raw, keyPart] = token.split('.');
+    const page = decode<DecisionPage>(Buffer.from(keyPart ?? '', 'base64url'));
+    const cursor = readPageToken(raw ?? '', scope(page.key, page.startedEventId), ctx.clock.now());
+    return ctx.router.call(page.key.partition, 'decisionPage', { ...page, from: cursor.next, reverse: cursor.reverse, pageSize });
+  }
+  const deadline = Date.now() + wait;
+  const task = await ctx.queues.poll(domain, 'd', taskList.name, deadline,
+    (t) => ctx.router.call<object | null>(t.partition, 'startDecision', { task: t, identity, pageSize, reverse, startAtPrevious } satisfies StartDecision),
+    () => !signal?.aborted);
+  return task ?? { startedEventId: 0, previousStartedEventId: 0 };
+}
+
+function decisionResponse(owner: PartitionOwner, key: RunKey, events: Parameters<typeof historyPage>[0], s: { scheduledEventId: number; startedEventId: number; previousStartedEventId: number; workflowType: unknown }, a: PageArgs & { from?: number }) {
+  const visible = events.slice(0, s.startedEventId);
+  const from = a.from ?? (a.startAtPrevious && s.previousStartedEventId > 0 && !a.reverse ? s.previousStartedEventId : undefined);
+  const page = historyPage(visible, { scope: scope(key, s.startedEventId), pageSize: a.pageSize, reverse: a.reverse, from, now: owner.machines.clock.now() });
+  const pageKey = { key, scheduledEventId: s.scheduledEventId, startedEventId: s.startedEventId, from: 0, reverse: a.reverse, startAtPrevious: a.startAtPrevious };
+  return {
+    taskToken: encodeTaskToken({ ...key, kind: 'd', scheduledEventId: s.scheduledEventId, startedEventId: s.startedEventId }),
+    startedEventId: s.startedEventId,
+    previousStartedEventId: s.previousStartedEventId,
+    workflowExecution: { workflowId: key.workflowId, runId: key.runId },
+    workflowType: s.workflowType,
+    events: page.events,
+    nextPageToken: page.nextPageToken ? `${page.nextPageToken}.${Buffer.from(encode(pageKey)).toString('base64url')}` : undefined,
+  };
+}
+
+/** Owner side: start the decision task if it is still waiting, and answer with the first history page. */
+export async function startDecisionOnOwner(owner: PartitionOwner, a: StartDecision): Promise<object | null> {
+  const { task } = a;
+  const key: RunKey = { domain: task.domain, workflowId: task.workflowId, runId: task.runId, partition: task.partition };
+  const run = await owner.open(key);
+  if (!run) return null;
+  return run.serial(async () => {
+    const d = run.state.decision;
+    if (!d || d.scheduledEventId !== task.scheduledEventId || d.startedEventId !== null || run.isClosed) return null;
+    const [started] = await run.commit((_s, b) => { b.add('DecisionTaskStarted', { identity: a.identity, scheduledEventId: task.scheduledEventId }); });
+    const s = run.state;
+    return decisionResponse(owner, key, run.events, {
+      scheduledEventId: task.scheduledEventId, startedEventId: started!.id,
+      previousStartedEventId: s.previousStartedEventId, workflowType: s.started.workflowType,
+    }, a);
+  });
+}
+
+/** Owner side: a later page of a decision task's history (no new task is started). */
+export async function decisionPageOnOwner(owner: PartitionOwner, a: DecisionPage): Promise<object> {
+  const view = await owner.view(a.key);
+  return decisionResponse(owner, a.key, view.events, {
+    scheduledEventId: a.scheduledEventId, startedEventId: a.startedEventId,
+    previousStartedEventId: view.state.previousStartedEventId, workflowType: view.state.started.workflowType,
+  }, a);
+}

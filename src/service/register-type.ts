@@ -1,0 +1,65 @@
+import { Fault } from '../domain/faults.js';
+import { InputReader } from '../domain/validate.js';
+import { Registry, RegistryConflictError } from '../registry/registry.js';
+import type { ActivityTypeConfig, TypeKind, TypeRecord, WorkflowTypeConfig } from '../registry/records.js';
+import type { ServiceContext } from './context.js';
+import { requireDomain, typeLabel } from './domain-lookup.js';
+
+const CHILD_POLICIES = ['TERMINATE', 'REQUEST_CANCEL', 'ABANDON'] as const;
+
+function priority(r: InputReader, name: string): string | undefined {
+  const v = r.str(name, { max: 11 });
+  if (v !== undefined && !(/^-?\d+$/.test(v) && Math.abs(Number(v)) <= 2 ** 31 - 1)) r.problem(name, v, 'Member must be a 32-bit integer');
+  return v;
+}
+
+function workflowConfig(r: InputReader): WorkflowTypeConfig {
+  return {
+    defaultTaskStartToCloseTimeout: r.duration('defaultTaskStartToCloseTimeout', { allowNone: true }),
+    defaultExecutionStartToCloseTimeout: r.duration('defaultExecutionStartToCloseTimeout', { allowNone: false }),
+    defaultTaskList: r.taskList('defaultTaskList', false),
+    defaultTaskPriority: priority(r, 'defaultTaskPriority'),
+    defaultChildPolicy: r.str('defaultChildPolicy', { max: 16, oneOf: CHILD_POLICIES }),
+    defaultLambdaRole: r.str('defaultLambdaRole', { min: 1, max: 1224 }),
+  };
+}
+
+function activityConfig(r: InputReader): ActivityTypeConfig {
+  return {
+    defaultTaskStartToCloseTimeout: r.duration('defaultTaskStartToCloseTimeout', { allowNone: true }),
+    defaultTaskHeartbeatTimeout: r.duration('defaultTaskHeartbeatTimeout', { allowNone: true }),
+    defaultTaskList: r.taskList('defaultTaskList', false),
+    defaultTaskPriority: priority(r, 'defaultTaskPriority'),
+    defaultTaskScheduleToStartTimeout: r.duration('defaultTaskScheduleToStartTimeout', { allowNone: true }),
+    defaultTaskScheduleToCloseTimeout: r.duration('defaultTaskScheduleToCloseTimeout', { allowNone: true }),
+  };
+}
+
+export { priority as readPriority, CHILD_POLICIES };
+
+const MAX_TYPES = 10_000;
+
+async function registerType(ctx: ServiceContext, input: unknown, kind: TypeKind): Promise<object> {
+  const r = InputReader.of(input);
+  const domain = r.id('domain', true);
+  const name = r.id('name', true);
+  const version = r.id('version', true, 64);
+  const description = r.str('description', { max: 1024 });
+  const config = kind === 'workflow' ? workflowConfig(r) : activityConfig(r);
+  r.done();
+  await requireDomain(ctx, domain);
+  if ((await ctx.registry.list(Registry.typePrefix(kind, domain))).length >= MAX_TYPES) {
+    throw new Fault('LimitExceededFault', `at most ${MAX_TYPES} ${kind} types per domain`);
+  }
+  const rec: TypeRecord = { kind, domain, name, version, status: 'REGISTERED', description, creationDate: ctx.clock.now(), config };
+  try {
+    await ctx.registry.create(Registry.typeKey(kind, domain, name, version), rec);
+  } catch (e) {
+    if (e instanceof RegistryConflictError) throw new Fault('TypeAlreadyExistsFault', `Type already exists: ${typeLabel(kind, { name, version })}`);
+    throw e;
+  }
+  return {};
+}
+
+export const registerWorkflowType = (ctx: ServiceContext, input: unknown) => registerType(ctx, input, 'workflow');
+export const registerActivityType = (ctx: ServiceContext, input: unknown) => registerType(ctx, input, 'activity');

@@ -1,0 +1,59 @@
+import { readDecisions, type Decision } from '../domain/decisions.js';
+import { Fault } from '../domain/faults.js';
+import { decodeTaskToken, type TaskRef } from '../domain/task-token.js';
+import { InputReader } from '../domain/validate.js';
+import { activityTypeKey, applyDecisions, type ActivityTypes } from '../runtime/decide.js';
+import type { PartitionOwner } from '../runtime/partition-owner.js';
+import type { ServiceContext } from './context.js';
+
+interface CompleteDecision {
+  ref: TaskRef;
+  partition: number;
+  decisions: Decision[];
+  executionContext?: string;
+  taskList?: { name: string };
+  types: ActivityTypes;
+}
+
+export async function respondDecisionTaskCompleted(ctx: ServiceContext, input: unknown): Promise<object> {
+  const r = InputReader.of(input);
+  const token = r.str('taskToken', { min: 1, max: 1024, required: true });
+  const executionContext = r.data('executionContext');
+  const taskList = r.taskList('taskList', false);
+  r.duration('taskListScheduleToStartTimeout', { allowNone: true });
+  const decisions = readDecisions(r);
+  const ref = decodeTaskToken(token, 'd');
+  // Registry reads happen here, so the owner applies the batch without waiting on KV.
+  const types: ActivityTypes = {};
+  for (const d of decisions) {
+    if (d.type !== 'ScheduleActivityTask') continue;
+    const k = activityTypeKey(d.attrs.activityType);
+    if (k in types) continue;
+    types[k] = (await ctx.registry.type('activity', ref.domain, d.attrs.activityType.name, d.attrs.activityType.version)).value;
+  }
+  const partition = ctx.router.partitionOf(ref.domain, ref.workflowId);
+  return ctx.router.call(partition, 'completeDecision', { ref, partition, decisions, executionContext, taskList, types } satisfies CompleteDecision);
+}
+
+export const unknownDecisionTask = (ref: TaskRef) => new Fault('UnknownResourceFault', `Unknown decision task, scheduledEventId = ${ref.scheduledEventId}`);
+
+/** Owner side: DecisionTaskCompleted, then each decision's event, in one transition. */
+export async function completeDecisionOnOwner(owner: PartitionOwner, a: CompleteDecision): Promise<object> {
+  const { ref } = a;
+  const run = await owner.open({ ...ref, partition: a.partition });
+  if (!run) throw unknownDecisionTask(ref);
+  return run.serial(async () => {
+    const d = run.state.decision;
+    if (!d || d.scheduledEventId !== ref.scheduledEventId || d.startedEventId !== ref.startedEventId
+      || run.actors.decision?.getSnapshot().value !== 'started') throw unknownDecisionTask(ref);
+    await run.commit((s, b) => {
+      const unhandled = s.needsDecision;
+      const dtc = b.add('DecisionTaskCompleted', {
+        scheduledEventId: ref.scheduledEventId, startedEventId: ref.startedEventId,
+        executionContext: a.executionContext, taskList: a.taskList,
+      });
+      applyDecisions(s, b, dtc, a.decisions, a.types, unhandled);
+    });
+    return {};
+  });
+}

@@ -1,0 +1,55 @@
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import type { Logger } from 'pino';
+import { Fault } from '../domain/faults.js';
+import { decode, encode } from '../nats/codec.js';
+import type { ServiceContext, Operation } from '../service/context.js';
+import { faultToWire, toWire } from './wire.js';
+
+const QUEUE = 'af-api';
+
+/**
+ * The NATS transport: request/reply on `<prefix>.api.<Action>` in one queue group, msgpack bodies,
+ * replies `{ ok }` or `{ fault: { name, message } }`.
+ */
+export class NatsApiServer {
+  private sub: Subscription | undefined;
+  private inflight = 0;
+  private draining = false;
+
+  constructor(private readonly nc: NatsConnection, private readonly ctx: ServiceContext,
+    private readonly ops: Readonly<Record<string, Operation>>, private readonly log: Logger) {}
+
+  start(): void {
+    this.sub = this.nc.subscribe(this.ctx.subjects.apiWildcard(), {
+      queue: QUEUE,
+      callback: (err, m) => {
+        if (err || !m.reply) return;
+        const action = m.subject.slice(m.subject.lastIndexOf('.') + 1);
+        this.inflight++;
+        void this.handle(action, m.data).then((reply) => m.respond(encode(reply))).finally(() => { this.inflight--; });
+      },
+    });
+  }
+
+  private async handle(action: string, data: Uint8Array): Promise<unknown> {
+    try {
+      if (this.draining) throw new Fault('ThrottlingException', 'node is shutting down; retry');
+      const op = this.ops[action];
+      if (!op) throw new Fault('UnknownOperationException', `Unknown operation ${action}`);
+      let input: unknown;
+      try { input = data.length ? decode(data) : {}; } catch { throw new Fault('SerializationException', 'body is not valid msgpack'); }
+      return toWire(await op(this.ctx, input));
+    } catch (e) {
+      if (!(e instanceof Fault)) this.log.error({ err: e, action }, 'operation failed');
+      return faultToWire(e);
+    }
+  }
+
+  /** Stops taking new requests and waits (bounded) for the ones in flight. */
+  async drain(timeoutMs = 5000): Promise<void> {
+    this.draining = true;
+    this.sub?.unsubscribe();
+    const until = Date.now() + timeoutMs;
+    while (this.inflight > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  }
+}
