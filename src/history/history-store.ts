@@ -26,14 +26,16 @@ export interface RunHistory {
 
 /**
  * The event store (ARCHITECTURE decision 2): one subject per run, one message per transition,
- * fenced with `expect.lastSubjectSequence` and deduplicated with `msgID = <runId>:<firstEventId>`.
+ * fenced with `expect.lastSubjectSequence` and deduplicated with `msgID = <runId>:<firstEventId>:<writer>`.
+ * The writer id is per live copy of a run: retries of one writer are deduplicated, while a second
+ * writer (a stale owner, a rebuilt copy) never matches the first one's msgID and so meets the fence.
  */
 export class HistoryStore {
   constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, private readonly stream: string) {}
 
   /** Appends one transition; returns its stream sequence. Throws HistoryConflictError when fenced off. */
-  async append(subject: string, runId: string, events: HistoryEvent[], lastSeq: number): Promise<number> {
-    const msgID = `${runId}:${events[0]!.id}`;
+  async append(subject: string, runId: string, events: HistoryEvent[], lastSeq: number, writer: string): Promise<number> {
+    const msgID = `${runId}:${events[0]!.id}:${writer}`;
     try {
       const ack = await this.js.publish(subject, encode({ events } satisfies Transition), {
         msgID, expect: { lastSubjectSequence: lastSeq, streamName: this.stream },

@@ -1,4 +1,5 @@
-import type { HistoryEvent, TimeoutType } from '../../machines/history-event.js';
+import { randomBytes } from 'node:crypto';
+import type { HistoryEvent } from '../../machines/history-event.js';
 import { foldHistory, type ExecutionState } from '../../machines/execution-state.js';
 import { Fault } from '../domain/faults.js';
 import { HistoryConflictError, type HistoryStore } from '../history/history-store.js';
@@ -37,6 +38,8 @@ export class Execution {
   readonly actors: ExecutionActors;
   private tail: Promise<unknown> = Promise.resolve();
   private dead = false;
+  /** Identifies this live copy in msgIDs (see HistoryStore.append). */
+  private readonly writer = randomBytes(6).toString('base64url');
 
   constructor(readonly key: RunKey, private readonly host: ExecutionHost, history: { events: HistoryEvent[]; lastSeq: number }) {
     this.events = history.events;
@@ -121,7 +124,7 @@ export class Execution {
     let lastErr: unknown;
     for (let attempt = 0; attempt < APPEND_ATTEMPTS; attempt++) {
       try {
-        this.lastSeq = await this.host.store.append(subject, this.key.runId, events, this.lastSeq);
+        this.lastSeq = await this.host.store.append(subject, this.key.runId, events, this.lastSeq, this.writer);
         return;
       } catch (e) {
         lastErr = e;

@@ -72,7 +72,7 @@ export async function startRunOnOwner(owner: PartitionOwner, run: StartRun): Pro
   });
   let seq: number;
   try {
-    seq = await owner.store.append(owner.subject(key), runId, batch.events, 0);
+    seq = await owner.store.append(owner.subject(key), runId, batch.events, 0, 'start');
   } catch (e) {
     await owner.release(run.domain, run.workflowId, revision);
     throw e;
