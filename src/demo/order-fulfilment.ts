@@ -55,8 +55,14 @@ export function orderHandlers() {
   return Object.fromEntries(ORDER_STEPS.map((n) => [n, step(n)]));
 }
 
-export function startOrderParticipants(client: ActorFlowClient, domain: string, opts: { deciders?: number; workers?: number; pollTimeoutMs?: number } = {}) {
-  const decider = new Decider(client, { domain, taskList: 'order-decisions', identity: 'order-decider', concurrency: opts.deciders ?? 1, pollTimeoutMs: opts.pollTimeoutMs }, decideOrder).start();
+export function startOrderParticipants(client: ActorFlowClient, domain: string,
+  opts: { deciders?: number; workers?: number; pollTimeoutMs?: number; onClosed?: (workflowId: string) => void } = {}) {
+  const onResponded = opts.onClosed && ((task: DecisionTask, result: DecisionResult) => {
+    if (result.decisions.some((d) => /WorkflowExecution$/.test((d as { decisionType: string }).decisionType))) opts.onClosed!(task.workflowExecution.workflowId);
+  });
+  const decider = new Decider(client, {
+    domain, taskList: 'order-decisions', identity: 'order-decider', concurrency: opts.deciders ?? 1, pollTimeoutMs: opts.pollTimeoutMs, onResponded,
+  }, decideOrder).start();
   const worker = new ActivityWorker(client, { domain, taskList: 'order-activities', identity: 'order-worker', concurrency: opts.workers ?? 1, pollTimeoutMs: opts.pollTimeoutMs }, orderHandlers()).start();
   return { decider, worker, stop: () => Promise.all([decider.stop(), worker.stop()]).then(() => undefined) };
 }

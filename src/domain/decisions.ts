@@ -25,13 +25,20 @@ export interface Decision {
 
 const attrsName = (t: string) => `${t[0]!.toLowerCase()}${t.slice(1)}DecisionAttributes`;
 
+/** `taskPriority`: a string holding a 32-bit integer, as for RegisterActivityType and StartWorkflowExecution. */
+function readTaskPriority(r: InputReader): string | undefined {
+  const v = r.str('taskPriority', { max: 11 });
+  if (v !== undefined && !(/^-?\d+$/.test(v) && Number(v) >= -(2 ** 31) && Number(v) <= 2 ** 31 - 1)) r.problem('taskPriority', v, 'Member must be a 32-bit integer');
+  return v;
+}
+
 function readAttrs(type: DecisionType, r: InputReader): Record<string, unknown> {
   switch (type) {
     case 'ScheduleActivityTask':
       return {
         activityType: r.type('activityType', true), activityId: r.id('activityId', true), control: r.data('control'),
         input: r.data('input'), scheduleToCloseTimeout: r.duration('scheduleToCloseTimeout', { allowNone: true }),
-        taskList: r.taskList('taskList', false), taskPriority: r.str('taskPriority', { max: 11 }),
+        taskList: r.taskList('taskList', false), taskPriority: readTaskPriority(r),
         scheduleToStartTimeout: r.duration('scheduleToStartTimeout', { allowNone: true }),
         startToCloseTimeout: r.duration('startToCloseTimeout', { allowNone: true }),
         heartbeatTimeout: r.duration('heartbeatTimeout', { allowNone: true }),

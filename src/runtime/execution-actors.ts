@@ -38,6 +38,14 @@ export function createMachineSet(clock: EngineClock): MachineSet {
 const ms = (v: unknown): number | null => (typeof v === 'string' ? durationMs(v) : null);
 
 /**
+ * Sends a persisted event to a task/timer actor unless it already finished: an actor whose own
+ * timeout fired is final before its TimedOut/TimerFired event is persisted and fed back.
+ */
+function deliver<A extends AnyActorRef>(actor: A | undefined, e: Parameters<A['send']>[0]): void {
+  if (actor?.getSnapshot().status === 'active') actor.send(e);
+}
+
+/**
  * The live actors of one run: the execution actor and one root actor per open task and timer
  * (a flat registry, ARCHITECTURE decision 5). Feeding history events here is both how the live
  * run moves on and how a run is rebuilt.
@@ -90,7 +98,7 @@ export class ExecutionActors {
         break;
       case 'DecisionTaskCompleted':
       case 'DecisionTaskTimedOut':
-        this.decision?.send(e as HistoryEvent<'DecisionTaskCompleted'>);
+        deliver(this.decision, e as HistoryEvent<'DecisionTaskCompleted'>);
         this.decision?.stop();
         this.decision = undefined;
         break;
@@ -115,7 +123,7 @@ export class ExecutionActors {
       case 'ActivityTaskTimedOut':
       case 'ActivityTaskCanceled': {
         const actor = this.activities.get(a.scheduledEventId as number);
-        actor?.send(e as HistoryEvent<'ActivityTaskStarted'>);
+        deliver(actor, e as HistoryEvent<'ActivityTaskStarted'>);
         if (actor && e.type !== 'ActivityTaskStarted') {
           actor.stop();
           this.activities.delete(a.scheduledEventId as number);
@@ -135,7 +143,7 @@ export class ExecutionActors {
       case 'TimerFired':
       case 'TimerCanceled': {
         const timer = this.timers.get(a.timerId as string);
-        timer?.send(e as HistoryEvent<'TimerFired'>);
+        deliver(timer, e as HistoryEvent<'TimerFired'>);
         timer?.stop();
         this.timers.delete(a.timerId as string);
         break;

@@ -25,6 +25,8 @@ export interface DeciderOptions {
   /** How long each poll is held on the engine (default 5,000 ms; bounds how long stop() takes). */
   pollTimeoutMs?: number;
   onError?: (e: unknown) => void;
+  /** Called after the engine accepted the decisions of a task. */
+  onResponded?: (task: DecisionTask, result: DecisionResult) => void;
 }
 
 /** A decider loop: polls decision tasks, calls `decide`, answers RespondDecisionTaskCompleted. */
@@ -50,6 +52,7 @@ export class Decider {
     const task = { ...first, events } as DecisionTask;
     const result = await this.decide(task);
     await this.client.call('RespondDecisionTaskCompleted', { taskToken: task.taskToken, ...result });
+    this.o.onResponded?.(task, result);
   }
 
   start(): this {

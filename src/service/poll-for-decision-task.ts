@@ -1,3 +1,4 @@
+import { Fault } from '../domain/faults.js';
 import { encodeTaskToken } from '../domain/task-token.js';
 import { InputReader } from '../domain/validate.js';
 import type { TaskMessage } from '../matching/task-queues.js';
@@ -39,15 +40,30 @@ export async function pollForDecisionTask(ctx: ServiceContext, input: unknown, s
   if (token !== undefined) {
     // A follow-up page of a task already handed out: the key travels inside the token.
     const [raw, keyPart] = token.split('.');
-    const page = decode<DecisionPage>(Buffer.from(keyPart ?? '', 'base64url'));
+    const page = readPageKey(keyPart, domain);
     const cursor = readPageToken(raw ?? '', scope(page.key, page.startedEventId), ctx.clock.now());
-    return ctx.router.call(page.key.partition, 'decisionPage', { ...page, from: cursor.next, reverse: cursor.reverse, pageSize });
+    // The partition is derived again, never taken from the (client-held) token.
+    const key: RunKey = { ...page.key, partition: ctx.router.partitionOf(page.key.domain, page.key.workflowId) };
+    return ctx.router.call(key.partition, 'decisionPage', { ...page, key, from: cursor.next, reverse: cursor.reverse, pageSize });
   }
   const deadline = Date.now() + wait;
   const task = await ctx.queues.poll(domain, 'd', taskList.name, deadline,
     (t) => ctx.router.call<object | null>(t.partition, 'startDecision', { task: t, identity, pageSize, reverse, startAtPrevious } satisfies StartDecision),
     () => !signal?.aborted);
   return task ?? { startedEventId: 0, previousStartedEventId: 0 };
+}
+
+/** The task part of a decision page token; anything malformed is a ValidationException, as for the cursor part. */
+function readPageKey(part: string | undefined, domain: string): DecisionPage {
+  let v: any;
+  try { v = decode(Buffer.from(part ?? '', 'base64url')); } catch { v = undefined; }
+  const k = v?.key;
+  if (typeof v !== 'object' || v === null || typeof k !== 'object' || k === null || k.domain !== domain
+    || typeof k.workflowId !== 'string' || typeof k.runId !== 'string'
+    || !Number.isInteger(v.scheduledEventId) || !Number.isInteger(v.startedEventId)) {
+    throw new Fault('ValidationException', 'Invalid nextPageToken');
+  }
+  return v as DecisionPage;
 }
 
 function decisionResponse(owner: PartitionOwner, key: RunKey, events: Parameters<typeof historyPage>[0], s: { scheduledEventId: number; startedEventId: number; previousStartedEventId: number; workflowType: unknown }, a: PageArgs & { from?: number }) {

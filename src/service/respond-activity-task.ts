@@ -49,7 +49,15 @@ export async function activityResponseOnOwner(owner: PartitionOwner, a: Activity
       run.actors.heartbeat(ref.scheduledEventId, owner.machines.clock.now(), a.attrs.details as string | undefined);
       return { cancelRequested: act.cancelRequested };
     }
-    await run.commit((_s, b) => { b.add(a.outcome as Exclude<Outcome, 'Heartbeat'>, { ...a.attrs, scheduledEventId: ref.scheduledEventId, startedEventId: ref.startedEventId }); });
+    // SWF: ActivityTaskCanceled names the last ActivityTaskCancelRequested of this activity.
+    let latestCancelRequestedEventId: number | undefined;
+    for (let i = run.events.length - 1; a.outcome === 'ActivityTaskCanceled' && act.cancelRequested && i >= act.scheduledEventId; i--) {
+      const e = run.events[i]!;
+      if (e.type === 'ActivityTaskCancelRequested' && e.attrs.activityId === act.activityId) { latestCancelRequestedEventId = e.id; break; }
+    }
+    await run.commit((_s, b) => {
+      b.add(a.outcome as Exclude<Outcome, 'Heartbeat'>, { ...a.attrs, scheduledEventId: ref.scheduledEventId, startedEventId: ref.startedEventId, latestCancelRequestedEventId });
+    });
     return {};
   });
 }
