@@ -33,7 +33,7 @@ export async function startNode(options: NodeOptions & { clock?: EngineClock; lo
   const nats = await openNats(config.natsUrl, s, { name: `actorflow-${config.nodeName}` });
   const clock = options.clock ?? createSystemClock();
   const store = new HistoryStore(nats.js, nats.jsm, s.streams.history);
-  const queues = new TaskQueues(nats.js, nats.jsm, s);
+  const queues = new TaskQueues(nats.js, nats.jsm, s, (err) => log.warn({ err }, 'task list feed failed'));
   const registry = new Registry(nats.registry);
   await registry.start();
   const owner = new PartitionOwner(nats, store, queues, createMachineSet(clock), log.child({ c: 'owner' }));
@@ -49,6 +49,7 @@ export async function startNode(options: NodeOptions & { clock?: EngineClock; lo
   return {
     config, nats, ctx, owner, router, log,
     async stop() {
+      queues.close();
       await api.drain();
       router.stop();
       registry.stop();

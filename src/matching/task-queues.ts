@@ -1,31 +1,50 @@
 import { AckPolicy, DeliverPolicy, type Consumer, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
-import { decode, encode } from '../nats/codec.js';
+import { encode } from '../nats/codec.js';
 import { taskListConsumer, type Subjects } from '../nats/subjects.js';
+import { LocalTaskList, type Delivery } from './local-task-list.js';
 
-/** A task message in AF_TASKS: enough for any node to ask the run's owner to start it. */
+/** A task message: enough for any node to ask the run's owner to start it. */
 export interface TaskMessage {
   domain: string;
   workflowId: string;
   runId: string;
   partition: number;
   kind: 'd' | 'a';
+  taskList: string;
   scheduledEventId: number;
 }
 
 const NS = 1_000_000;
 
 /**
- * Task lists as JetStream work queues (ARCHITECTURE decision 7): one durable pull consumer per
- * task list; a poll is a pull with an expiry; a started task's message is acked away.
+ * Task lists (ARCHITECTURE decision 7): a task whose history is persisted goes straight to a
+ * poller waiting on this node, or else into the JetStream work queue AF_TASKS (one durable pull
+ * consumer per task list), where any node's pollers pull it. Starting a task is the owner's
+ * decision; a stale task is dropped (acked away) and the poll goes on.
  */
 export class TaskQueues {
   private readonly consumers = new Map<string, Promise<Consumer>>();
+  private readonly lists = new Map<string, LocalTaskList>();
 
-  constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, private readonly s: Subjects) {}
+  constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, private readonly s: Subjects,
+    private readonly onError: (e: unknown) => void = () => undefined) {}
 
-  /** Publishes a task; returns its stream sequence (kept to remove the message if the task dies unstarted). */
-  async enqueue(taskList: string, t: TaskMessage): Promise<number> {
-    const ack = await this.js.publish(this.s.taskList(t.domain, t.kind, taskList), encode(t), {
+  private static key(domain: string, kind: 'd' | 'a', taskList: string): string {
+    return `${domain}\u0000${kind}\u0000${taskList}`;
+  }
+
+  /**
+   * Delivers a newly scheduled task: to a local waiting poller when there is one (returns
+   * undefined), else into JetStream (returns the stream sequence, kept to remove the message if
+   * the task dies before it is started).
+   */
+  async dispatch(t: TaskMessage): Promise<number | undefined> {
+    if (this.lists.get(TaskQueues.key(t.domain, t.kind, t.taskList))?.offer({ task: t })) return undefined;
+    return this.enqueue(t);
+  }
+
+  async enqueue(t: TaskMessage): Promise<number> {
+    const ack = await this.js.publish(this.s.taskList(t.domain, t.kind, t.taskList), encode(t), {
       msgID: `${t.runId}:${t.kind}:${t.scheduledEventId}`,
     });
     return ack.seq;
@@ -43,7 +62,7 @@ export class TaskQueues {
         await this.jsm.consumers.add(this.s.streams.tasks, {
           durable_name: name, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All,
           filter_subject: this.s.taskList(domain, kind, taskList), ack_wait: 30_000 * NS, max_ack_pending: -1,
-          max_waiting: 4096, inactive_threshold: 0,
+          max_waiting: 4096,
         });
         return this.js.consumers.get(this.s.streams.tasks, name);
       })();
@@ -53,36 +72,54 @@ export class TaskQueues {
     return c;
   }
 
+  private list(domain: string, kind: 'd' | 'a', taskList: string): LocalTaskList {
+    const k = TaskQueues.key(domain, kind, taskList);
+    let l = this.lists.get(k);
+    if (!l) {
+      l = new LocalTaskList(() => this.consumer(domain, kind, taskList), this.onError);
+      this.lists.set(k, l);
+    }
+    return l;
+  }
+
+  /** A delivery this poller cannot use goes to the next poller (or back to JetStream). */
+  private async giveBack(d: Delivery): Promise<void> {
+    if (d.msg) { d.msg.nak(); return; }
+    await this.dispatch(d.task);
+  }
+
   /**
    * Long-polls a task list until `deadline` (epoch ms). Each task is offered to `start`; a task that
-   * is no longer startable (timed out, canceled, already started) answers null and is acked away.
+   * is no longer startable (timed out, canceled, already started) answers null and is dropped.
    */
   async poll<T>(domain: string, kind: 'd' | 'a', taskList: string, deadline: number,
     start: (t: TaskMessage) => Promise<T | null>, stillWanted: () => boolean = () => true): Promise<T | null> {
-    const consumer = await this.consumer(domain, kind, taskList);
-    while (stillWanted()) {
-      const left = deadline - Date.now();
-      if (left < 50) return null;
-      const m = await consumer.next({ expires: Math.max(1000, left) });
-      if (!m) continue;
-      if (!stillWanted()) { m.nak(); return null; }
+    const list = this.list(domain, kind, taskList);
+    while (stillWanted() && Date.now() < deadline) {
+      const d = await list.wait(deadline);
+      if (!d) return null;
+      if (!stillWanted()) { await this.giveBack(d); return null; }
       let result: T | null;
       try {
-        result = await start(decode<TaskMessage>(m.data));
+        result = await start(d.task);
       } catch (e) {
-        m.nak(100);
+        await this.giveBack(d);
         throw e;
       }
-      m.ack();
+      d.msg?.ack();
       if (result !== null) return result;
     }
     return null;
   }
 
-  /** Exact count of tasks waiting on a task list (pending plus handed out but not yet acked). */
+  /** Exact count of tasks waiting in JetStream for a task list (pending plus handed out, not yet acked). */
   async pending(domain: string, kind: 'd' | 'a', taskList: string): Promise<number> {
     const consumer = await this.consumer(domain, kind, taskList);
     const info = await consumer.info();
     return info.num_pending + info.num_ack_pending;
+  }
+
+  close(): void {
+    for (const l of this.lists.values()) l.close();
   }
 }

@@ -122,8 +122,8 @@ export class PartitionOwner implements ExecutionHost {
 
   private async enqueue(run: Execution, kind: 'd' | 'a', e: HistoryEvent): Promise<void> {
     const taskList = (e.attrs.taskList as { name: string }).name;
-    const seq = await this.queues.enqueue(taskList, { ...run.key, kind, scheduledEventId: e.id });
-    this.taskSeqs.set(this.taskKey(run, kind, e.id), seq);
+    const seq = await this.queues.dispatch({ ...run.key, kind, taskList, scheduledEventId: e.id });
+    if (seq !== undefined) this.taskSeqs.set(this.taskKey(run, kind, e.id), seq);
   }
 
   private async dequeue(run: Execution, kind: 'd' | 'a', scheduledEventId: number): Promise<void> {

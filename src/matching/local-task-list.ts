@@ -1,0 +1,86 @@
+import type { Consumer, JsMsg } from '@nats-io/jetstream';
+import { decode } from '../nats/codec.js';
+import type { TaskMessage } from './task-queues.js';
+
+/** A task handed to a poller: straight from its owner (sync match) or pulled from JetStream. */
+export interface Delivery {
+  task: TaskMessage;
+  msg?: JsMsg;
+}
+
+interface Waiter {
+  resolve(d: Delivery | null): void;
+  timer: NodeJS.Timeout;
+}
+
+const FEED_EXPIRES_MS = 10_000;
+
+/**
+ * The pollers of one task list waiting on this node. A task scheduled on this node goes to the
+ * longest-waiting poller directly (no JetStream round trip); while pollers wait, one feeder pull
+ * brings them the tasks that were queued in JetStream when nobody was waiting (or on other nodes).
+ */
+export class LocalTaskList {
+  private readonly waiters: Waiter[] = [];
+  private feeding = false;
+
+  constructor(private readonly consumer: () => Promise<Consumer>, private readonly onError: (e: unknown) => void) {}
+
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
+  /** Waits for a task until `deadline` (epoch ms); null when none came. */
+  wait(deadline: number): Promise<Delivery | null> {
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        resolve,
+        timer: setTimeout(() => {
+          const i = this.waiters.indexOf(waiter);
+          if (i >= 0) this.waiters.splice(i, 1);
+          resolve(null);
+        }, Math.max(0, deadline - Date.now())),
+      };
+      this.waiters.push(waiter);
+      this.feed();
+    });
+  }
+
+  /** Hands a task to a waiting poller; false when nobody waits here. */
+  offer(d: Delivery): boolean {
+    const w = this.waiters.shift();
+    if (!w) return false;
+    clearTimeout(w.timer);
+    w.resolve(d);
+    return true;
+  }
+
+  private feed(): void {
+    if (this.feeding) return;
+    this.feeding = true;
+    void (async () => {
+      try {
+        const consumer = await this.consumer();
+        while (this.waiters.length > 0) {
+          const msg = await consumer.next({ expires: FEED_EXPIRES_MS });
+          if (!msg) continue;
+          if (!this.offer({ task: decode<TaskMessage>(msg.data), msg })) msg.nak();
+        }
+      } catch (e) {
+        this.onError(e);
+        await new Promise((r) => setTimeout(r, 250));
+      } finally {
+        this.feeding = false;
+      }
+      if (this.waiters.length > 0) this.feed();
+    })();
+  }
+
+  /** Ends every wait at once (shutdown). */
+  close(): void {
+    for (const w of this.waiters.splice(0)) {
+      clearTimeout(w.timer);
+      w.resolve(null);
+    }
+  }
+}
