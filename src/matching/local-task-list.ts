@@ -14,6 +14,8 @@ interface Waiter {
 }
 
 const FEED_EXPIRES_MS = 10_000;
+/** Concurrent pulls per task list and node: a backlog drains this many tasks per round trip. */
+const MAX_FEEDERS = 16;
 
 /**
  * The pollers of one task list waiting on this node. A task scheduled on this node goes to the
@@ -22,7 +24,7 @@ const FEED_EXPIRES_MS = 10_000;
  */
 export class LocalTaskList {
   private readonly waiters: Waiter[] = [];
-  private feeding = false;
+  private feeders = 0;
 
   constructor(private readonly consumer: () => Promise<Consumer>, private readonly onError: (e: unknown) => void) {}
 
@@ -55,13 +57,14 @@ export class LocalTaskList {
     return true;
   }
 
+  /** Keeps one pull in flight per waiting poller, up to MAX_FEEDERS. */
   private feed(): void {
-    if (this.feeding) return;
-    this.feeding = true;
+    if (this.feeders >= Math.min(this.waiters.length, MAX_FEEDERS)) return;
+    this.feeders++;
     void (async () => {
       try {
         const consumer = await this.consumer();
-        while (this.waiters.length > 0) {
+        while (this.waiters.length > 0 && this.feeders <= Math.min(this.waiters.length, MAX_FEEDERS)) {
           const msg = await consumer.next({ expires: FEED_EXPIRES_MS });
           if (!msg) continue;
           if (!this.offer({ task: decode<TaskMessage>(msg.data), msg })) msg.nak();
@@ -70,9 +73,9 @@ export class LocalTaskList {
         this.onError(e);
         await new Promise((r) => setTimeout(r, 250));
       } finally {
-        this.feeding = false;
+        this.feeders--;
       }
-      if (this.waiters.length > 0) this.feed();
+      this.feed();
     })();
   }
 

@@ -30,7 +30,8 @@ async function ensureStream(jsm: JetStreamManager, cfg: Partial<StreamConfig> & 
 }
 
 export async function openNats(servers: string, s: Subjects, opts: { name: string; replicas?: number }): Promise<Nats> {
-  const nc = await connect({ servers, name: opts.name, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+  // noAsyncTraces: the client otherwise builds an Error per request for stack traces (~7 % of the node's CPU).
+  const nc = await connect({ servers, name: opts.name, maxReconnectAttempts: -1, reconnectTimeWait: 250, noAsyncTraces: true });
   const js = jetstream(nc);
   const jsm = await jetstreamManager(nc);
   const replicas = opts.replicas ?? 1;

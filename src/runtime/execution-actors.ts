@@ -25,12 +25,18 @@ export interface MachineSet {
   clock: EngineClock;
 }
 
+/** Each actor's report target; machines are provided once, and their actions look it up by `self`. */
+const reporters = new WeakMap<AnyActorRef, (...args: any[]) => void>();
+const report = (self: AnyActorRef, ...args: unknown[]) => reporters.get(self)?.(...args);
+
 export function createMachineSet(clock: EngineClock): MachineSet {
   return {
-    workflow: createWorkflowExecutionMachine(clock),
-    decision: createDecisionTaskMachine(clock),
-    activity: createActivityTaskMachine(clock),
-    timer: createTimerMachine(clock),
+    workflow: createWorkflowExecutionMachine(clock).provide({ actions: { reportTimeout: ({ self }) => report(self) } }),
+    decision: createDecisionTaskMachine(clock).provide({ actions: { reportTimeout: ({ self }, p) => report(self, p.timeoutType) } }),
+    activity: createActivityTaskMachine(clock).provide({
+      actions: { reportTimeout: ({ self, context }, p) => report(self, p.timeoutType, context.heartbeatDetails) },
+    }),
+    timer: createTimerMachine(clock).provide({ actions: { reportFired: ({ self }) => report(self) } }),
     clock,
   };
 }
@@ -58,13 +64,14 @@ export class ExecutionActors {
 
   constructor(private readonly m: MachineSet, private readonly reports: ActorReports, started: HistoryEvent) {
     const timeout = ms(started.attrs.executionStartToCloseTimeout) ?? 0;
-    this.workflow = this.start(createActor(
-      m.workflow.provide({ actions: { reportTimeout: () => reports.workflowTimedOut() } }),
-      { input: { startToCloseDeadline: started.at + timeout }, clock: m.clock },
-    ));
+    this.workflow = this.start(
+      createActor(m.workflow, { input: { startToCloseDeadline: started.at + timeout }, clock: m.clock }),
+      () => reports.workflowTimedOut(),
+    );
   }
 
-  private start<A extends AnyActorRef>(actor: A): A {
+  private start<A extends AnyActorRef>(actor: A, onReport: (...args: any[]) => void): A {
+    reporters.set(actor, onReport);
     actor.subscribe({ error: (err) => this.reports.actorError(err) });
     actor.start();
     return actor;
@@ -85,12 +92,10 @@ export class ExecutionActors {
       case 'DecisionTaskScheduled': {
         this.decision?.stop();
         const scheduledEventId = e.id;
-        this.decision = this.start(createActor(this.m.decision.provide({
-          actions: { reportTimeout: (_, p) => this.reports.decisionTimedOut(scheduledEventId, p.timeoutType) },
-        }), {
+        this.decision = this.start(createActor(this.m.decision, {
           input: { scheduledAt: e.at, startToCloseMs: ms(a.startToCloseTimeout), scheduleToStartMs: ms(a.scheduleToStartTimeout) },
           clock: this.m.clock,
-        }));
+        }), (timeoutType: TimeoutType) => this.reports.decisionTimedOut(scheduledEventId, timeoutType));
         break;
       }
       case 'DecisionTaskStarted':
@@ -104,17 +109,13 @@ export class ExecutionActors {
         break;
       case 'ActivityTaskScheduled': {
         const scheduledEventId = e.id;
-        this.activities.set(scheduledEventId, this.start(createActor(this.m.activity.provide({
-          actions: {
-            reportTimeout: ({ context }, p) => this.reports.activityTimedOut(scheduledEventId, p.timeoutType, context.heartbeatDetails),
-          },
-        }), {
+        this.activities.set(scheduledEventId, this.start(createActor(this.m.activity, {
           input: {
             scheduledAt: e.at, scheduleToStartMs: ms(a.scheduleToStartTimeout), scheduleToCloseMs: ms(a.scheduleToCloseTimeout),
             startToCloseMs: ms(a.startToCloseTimeout), heartbeatMs: ms(a.heartbeatTimeout),
           },
           clock: this.m.clock,
-        })));
+        }), (timeoutType: TimeoutType, details: string | undefined) => this.reports.activityTimedOut(scheduledEventId, timeoutType, details)));
         break;
       }
       case 'ActivityTaskStarted':
@@ -132,12 +133,10 @@ export class ExecutionActors {
       }
       case 'TimerStarted': {
         const timerId = a.timerId as string;
-        this.timers.set(timerId, this.start(createActor(this.m.timer.provide({
-          actions: { reportFired: () => this.reports.timerFired(timerId) },
-        }), {
+        this.timers.set(timerId, this.start(createActor(this.m.timer, {
           input: { startedAt: e.at, startToFireMs: ms(a.startToFireTimeout) ?? 0 },
           clock: this.m.clock,
-        })));
+        }), () => this.reports.timerFired(timerId)));
         break;
       }
       case 'TimerFired':

@@ -31,7 +31,7 @@ export class ActorFlowClient {
   private constructor(readonly nc: NatsConnection, private readonly prefix: string, private readonly owned: boolean) {}
 
   static async connect(opts: ClientOptions = {}): Promise<ActorFlowClient> {
-    const nc = opts.connection ?? await connect({ servers: opts.servers ?? 'nats://127.0.0.1:4222', name: 'actorflow-client' });
+    const nc = opts.connection ?? await connect({ servers: opts.servers ?? 'nats://127.0.0.1:4222', name: 'actorflow-client', noAsyncTraces: true });
     return new ActorFlowClient(nc, opts.prefix ?? 'af', !opts.connection);
   }
 

@@ -2,14 +2,27 @@ import type { HistoryEvent } from '../../machines/history-event.js';
 import { Fault } from '../domain/faults.js';
 import { decode, encode } from '../nats/codec.js';
 
+// Events are immutable once persisted, so their wire form and size are computed once.
+const wireCache = new WeakMap<HistoryEvent, { wire: Record<string, unknown>; bytes: number }>();
+
+function wireOf(e: HistoryEvent): { wire: Record<string, unknown>; bytes: number } {
+  let w = wireCache.get(e);
+  if (!w) {
+    const wire = {
+      eventId: e.id,
+      eventType: e.type,
+      eventTimestamp: e.at / 1000,
+      [`${e.type[0]!.toLowerCase()}${e.type.slice(1)}EventAttributes`]: e.attrs,
+    };
+    w = { wire, bytes: encode(wire).length };
+    wireCache.set(e, w);
+  }
+  return w;
+}
+
 /** One event in the AWS shape: `<camelType>EventAttributes`, timestamp in epoch seconds. */
 export function eventToWire(e: HistoryEvent): Record<string, unknown> {
-  return {
-    eventId: e.id,
-    eventType: e.type,
-    eventTimestamp: e.at / 1000,
-    [`${e.type[0]!.toLowerCase()}${e.type.slice(1)}EventAttributes`]: e.attrs,
-  };
+  return wireOf(e).wire;
 }
 
 const DEFAULT_PAGE = 1000;
@@ -51,10 +64,10 @@ export function historyPage(events: readonly HistoryEvent[], opts: { scope: stri
   const out: Record<string, unknown>[] = [];
   let bytes = 0;
   while (id >= 1 && id <= n && out.length < size) {
-    const w = eventToWire(events[id - 1]!);
-    bytes += encode(w).length;
+    const w = wireOf(events[id - 1]!);
+    bytes += w.bytes;
     if (bytes > PAGE_BYTES && out.length > 0) break;
-    out.push(w);
+    out.push(w.wire);
     id += opts.reverse ? -1 : 1;
   }
   const more = id >= 1 && id <= n;
