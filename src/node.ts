@@ -26,7 +26,17 @@ export interface EngineNode {
   stop(): Promise<void>;
 }
 
-export async function startNode(options: NodeOptions & { clock?: EngineClock; logger?: Logger } = {}): Promise<EngineNode> {
+export interface StartOptions extends NodeOptions {
+  clock?: EngineClock;
+  logger?: Logger;
+  /**
+   * Partitions this node owns. Default: all of them (one node). Until clustering hands them out
+   * with leases, a fixed split lets several nodes share the work (tests use it to prove routing).
+   */
+  ownPartitions?: readonly number[];
+}
+
+export async function startNode(options: StartOptions = {}): Promise<EngineNode> {
   const config = resolveOptions(options);
   const log = options.logger ?? createLogger(config.logLevel);
   const s = subjects(config.prefix);
@@ -38,10 +48,10 @@ export async function startNode(options: NodeOptions & { clock?: EngineClock; lo
   await registry.start();
   const owner = new PartitionOwner(nats, store, queues, createMachineSet(clock), log.child({ c: 'owner' }));
   const router = new Router(nats.nc, s, owner, config.partitions, OWNER_OPS, log.child({ c: 'router' }));
-  // One node owns every partition until clustering arrives; routing already goes through the owner.
-  const all = new Set(Array.from({ length: config.partitions }, (_, p) => p));
-  for (const p of all) router.serve(p);
-  const recovered = await owner.recover(all);
+  // Requests for a run go to its partition's owner: in-process here, over af.part.<p>.* elsewhere.
+  const owned = new Set(options.ownPartitions ?? Array.from({ length: config.partitions }, (_, p) => p));
+  for (const p of owned) router.serve(p);
+  const recovered = await owner.recover(owned);
   const ctx: ServiceContext = { registry, router, queues, store, subjects: s, clock, log, region: config.region, account: config.account };
   const api = new NatsApiServer(nats.nc, ctx, OPERATIONS, log.child({ c: 'api' }));
   api.start();

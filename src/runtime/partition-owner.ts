@@ -56,6 +56,11 @@ export class PartitionOwner implements ExecutionHost {
     return this.live.size;
   }
 
+  /** The runs live in memory here (for introspection and tests). */
+  liveRuns(): RunKey[] {
+    return [...this.live.values()].map((r) => r.key);
+  }
+
   /** Registers a freshly started run whose first transition is already persisted. */
   async adopt(key: RunKey, events: HistoryEvent[], lastSeq: number): Promise<Execution> {
     const run = new Execution(key, this, { events, lastSeq });
