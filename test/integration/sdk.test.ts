@@ -168,6 +168,23 @@ describe('TypeScript SDK over NATS', () => {
     }
   });
 
+  it('a handler that throws a Fault (e.g. from its own API call) also answers RespondActivityTaskFailed', async () => {
+    const run = await start('fault');
+    const { w, errors } = worker(run, async () => {
+      await e.client.call('DescribeDomain', { name: uniqueDomain('missing') });
+      return 'unreachable';
+    });
+    try {
+      await decideByHand(run, [schedule('lookup', { startToCloseTimeout: '5' })]);
+      const events = await waitFor(run, 'ActivityTaskFailed', 1, 4000);
+      expect(attributesOf(ofType(events, 'ActivityTaskFailed')[0]!).reason).toMatch(/^Unknown domain: missing-/);
+      expect(ofType(events, 'ActivityTaskTimedOut')).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await w.stop();
+    }
+  });
+
   it('a canceled activity sees cancelRequested on heartbeat and answers ActivityTaskCanceled', async () => {
     const run = await start('cancel');
     let beats = 0;
