@@ -1,4 +1,3 @@
-import { Fault } from '../domain/faults.js';
 import type { ActorFlowClient } from './client.js';
 import { PollerPool } from './poller.js';
 
@@ -73,14 +72,19 @@ export class ActivityWorker {
     };
     const timer = this.o.heartbeatIntervalMs ? setInterval(() => { ctx.heartbeat().catch(() => undefined); }, this.o.heartbeatIntervalMs) : undefined;
     try {
-      const handler = this.handlers[task.activityType.name];
-      if (!handler) throw new Error(`no handler for activity type ${task.activityType.name}`);
-      const result = await handler(task, ctx);
+      // Only the handler's own errors (Faults from its API calls included) become Failed/Canceled;
+      // a failing Respond* call goes to onError instead of being answered a second time.
+      let result: string | undefined;
+      try {
+        const handler = this.handlers[task.activityType.name];
+        if (!handler) throw new Error(`no handler for activity type ${task.activityType.name}`);
+        result = await handler(task, ctx);
+      } catch (e) {
+        if (e instanceof ActivityCanceled) await this.client.call('RespondActivityTaskCanceled', { taskToken, details: e.details });
+        else await this.client.call('RespondActivityTaskFailed', { taskToken, reason: String((e as Error).message ?? e).slice(0, 256) });
+        return;
+      }
       await this.client.call('RespondActivityTaskCompleted', { taskToken, result });
-    } catch (e) {
-      if (e instanceof Fault) throw e;
-      if (e instanceof ActivityCanceled) await this.client.call('RespondActivityTaskCanceled', { taskToken, details: e.details });
-      else await this.client.call('RespondActivityTaskFailed', { taskToken, reason: String((e as Error).message ?? e).slice(0, 256) });
     } finally {
       if (timer) clearInterval(timer);
     }

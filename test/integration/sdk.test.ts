@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { Fault } from '../../src/domain/faults.js';
 import { ActivityCanceled, ActivityWorker, type ActivityHandler, type ActivityWorkerOptions } from '../../src/sdk/activity-worker.js';
-import { attributesOf, type WireEvent } from '../../src/sdk/client.js';
+import { ActorFlowClient, attributesOf, type WireEvent } from '../../src/sdk/client.js';
 import { Decider, type DecisionResult, type DecisionTask } from '../../src/sdk/decider.js';
 import { compact, startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
 import { until } from '../helpers/until.js';
@@ -9,7 +9,7 @@ import { until } from '../helpers/until.js';
 /**
  * The TypeScript SDK (ActorFlowClient, Decider, ActivityWorker) against a real nats-server and
  * engine. Every test has its own domain; workers and deciders poll with 1 s long polls so that
- * stop() is quick.
+ * stop() is quick. The tests run concurrently (each waits mostly on its own timers).
  */
 
 let e: TestEngine;
@@ -77,16 +77,16 @@ async function waitFor(run: Run, type: string, count = 1, timeoutMs = 8000): Pro
 }
 
 /** An ActivityWorker on the run's domain that records every error the pool reports. */
-function worker(run: Run, handler: ActivityHandler, opts: Partial<ActivityWorkerOptions> = {}) {
+function worker(run: Run, handler: ActivityHandler, opts: Partial<ActivityWorkerOptions> = {}, client = e.client) {
   const errors: unknown[] = [];
-  const w = new ActivityWorker(e.client, {
+  const w = new ActivityWorker(client, {
     domain: run.domain, taskList: ACTIVITIES, identity: 'sdk-worker', pollTimeoutMs: POLL_MS, onError: (x) => errors.push(x), ...opts,
   }, { [ACT.name]: handler });
   return { w: w.start(), errors };
 }
 
-describe('TypeScript SDK over NATS', () => {
-  it('ActivityWorker runs up to `concurrency` handlers at once', async () => {
+describe.concurrent('TypeScript SDK over NATS', () => {
+  it('ActivityWorker runs up to `concurrency` handlers at once', async ({ expect }) => {
     const run = await start('conc');
     let running = 0;
     let maxRunning = 0;
@@ -119,21 +119,21 @@ describe('TypeScript SDK over NATS', () => {
     }
   });
 
-  it('automatic heartbeats keep a long activity alive past its heartbeat timeout', async () => {
+  it('automatic heartbeats keep a long activity alive past its heartbeat timeout', async ({ expect }) => {
     const run = await start('hb');
+    // The worker gets its own connection, whose calls are counted (the tests run concurrently).
+    const client = await ActorFlowClient.connect({ servers: e.url });
     let heartbeats = 0;
+    const call = client.call.bind(client);
+    client.call = (async (action: string, input?: object) => {
+      if (action === 'RecordActivityTaskHeartbeat') heartbeats++;
+      return call(action, input);
+    }) as typeof client.call;
     const { w, errors } = worker(run, async (_task, ctx) => {
       await sleep(2500);
       expect(ctx.cancelRequested).toBe(false);
       return 'survived';
-    }, { heartbeatIntervalMs: 300 });
-    // Count the heartbeats the worker sends (the client is shared, so wrap its call).
-    const call = e.client.call.bind(e.client);
-    const spy = (async (action: string, input?: object) => {
-      if (action === 'RecordActivityTaskHeartbeat') heartbeats++;
-      return call(action, input);
-    }) as typeof e.client.call;
-    e.client.call = spy;
+    }, { heartbeatIntervalMs: 300 }, client);
     try {
       await decideByHand(run, [schedule('long', { heartbeatTimeout: '1', startToCloseTimeout: '10', scheduleToCloseTimeout: '20' })]);
       const events = await waitFor(run, 'ActivityTaskCompleted', 1, 8000);
@@ -148,12 +148,12 @@ describe('TypeScript SDK over NATS', () => {
       expect(heartbeats).toBeGreaterThanOrEqual(6);
       expect(errors).toEqual([]);
     } finally {
-      e.client.call = call;
       await w.stop();
+      await client.close();
     }
   });
 
-  it('a handler that throws answers RespondActivityTaskFailed with the message as reason', async () => {
+  it('a handler that throws answers RespondActivityTaskFailed with the message as reason', async ({ expect }) => {
     const run = await start('fail');
     const { w, errors } = worker(run, () => { throw new Error('card declined: insufficient funds'); });
     try {
@@ -168,7 +168,7 @@ describe('TypeScript SDK over NATS', () => {
     }
   });
 
-  it('a handler that throws a Fault (e.g. from its own API call) also answers RespondActivityTaskFailed', async () => {
+  it('a handler that throws a Fault (e.g. from its own API call) also answers RespondActivityTaskFailed', async ({ expect }) => {
     const run = await start('fault');
     const { w, errors } = worker(run, async () => {
       await e.client.call('DescribeDomain', { name: uniqueDomain('missing') });
@@ -185,7 +185,7 @@ describe('TypeScript SDK over NATS', () => {
     }
   });
 
-  it('a canceled activity sees cancelRequested on heartbeat and answers ActivityTaskCanceled', async () => {
+  it('a canceled activity sees cancelRequested on heartbeat and answers ActivityTaskCanceled', async ({ expect }) => {
     const run = await start('cancel');
     let beats = 0;
     let sawCancelFlag = false;
@@ -232,7 +232,7 @@ describe('TypeScript SDK over NATS', () => {
     }
   });
 
-  it('stop() lets a running handler finish and respond, then takes no new tasks', async () => {
+  it('stop() lets a running handler finish and respond, then takes no new tasks', async ({ expect }) => {
     const run = await start('stop');
     let calls = 0;
     let finished = false;
@@ -265,7 +265,7 @@ describe('TypeScript SDK over NATS', () => {
     expect(errors).toEqual([]);
   });
 
-  it('Decider sees the whole history, the right previousStartedEventId, and calls onResponded', async () => {
+  it('Decider sees the whole history, the right previousStartedEventId, and calls onResponded', async ({ expect }) => {
     const run = await start('decider');
     const tasks: DecisionTask[] = [];
     const responded: { task: DecisionTask; result: DecisionResult }[] = [];
@@ -307,7 +307,7 @@ describe('TypeScript SDK over NATS', () => {
     }
   });
 
-  it('ActorFlowClient: unknown actions fault, history() follows pages, ensureDomain is idempotent', async () => {
+  it('ActorFlowClient: unknown actions fault, history() follows pages, ensureDomain is idempotent', async ({ expect }) => {
     const err = await e.client.call('NoSuchAction', {}).catch((x: unknown) => x);
     expect(err).toBeInstanceOf(Fault);
     expect(err).toMatchObject({ name: 'UnknownOperationException' });
