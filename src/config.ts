@@ -7,6 +7,8 @@ export interface NodeOptions {
   account?: string;
   nodeName?: string;
   logLevel?: string;
+  /** Idle runs leave memory after this many ms (AF_SLEEP_AFTER_MS, default 30,000). */
+  sleepAfterMs?: number;
 }
 
 export interface NodeConfig {
@@ -17,6 +19,7 @@ export interface NodeConfig {
   readonly account: string;
   readonly nodeName: string;
   readonly logLevel: string;
+  readonly sleepAfterMs: number;
 }
 
 export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = process.env): NodeConfig {
@@ -26,7 +29,10 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
   }
   const prefix = o.prefix ?? env.AF_PREFIX ?? 'af';
   if (!/^[a-z][a-z0-9_-]{0,31}$/.test(prefix)) throw new Error(`AF_PREFIX must match [a-z][a-z0-9_-]{0,31}, got ${prefix}`);
+  const sleepAfterMs = o.sleepAfterMs ?? Number(env.AF_SLEEP_AFTER_MS ?? 30_000);
+  if (!Number.isFinite(sleepAfterMs) || sleepAfterMs < 0) throw new Error(`AF_SLEEP_AFTER_MS must be a number of ms ≥ 0, got ${sleepAfterMs}`);
   return Object.freeze({
+    sleepAfterMs,
     natsUrl: o.natsUrl ?? env.NATS_URL ?? 'nats://127.0.0.1:4222',
     prefix,
     partitions,

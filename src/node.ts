@@ -46,7 +46,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const queues = new TaskQueues(nats.js, nats.jsm, s, (err) => log.warn({ err }, 'task list feed failed'));
   const registry = new Registry(nats.registry);
   await registry.start();
-  const owner = new PartitionOwner(nats, store, queues, createMachineSet(clock), log.child({ c: 'owner' }));
+  const owner = new PartitionOwner(nats, store, queues, createMachineSet(clock), log.child({ c: 'owner' }), { sleepAfterMs: config.sleepAfterMs });
   const router = new Router(nats.nc, s, owner, config.partitions, OWNER_OPS, log.child({ c: 'router' }));
   // Requests for a run go to its partition's owner: in-process here, over af.part.<p>.* elsewhere.
   const owned = new Set(options.ownPartitions ?? Array.from({ length: config.partitions }, (_, p) => p));
@@ -63,7 +63,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
       await api.drain();
       router.stop();
       registry.stop();
-      owner.stop();
+      await owner.stop();
       await nats.nc.drain();
     },
   };

@@ -152,6 +152,50 @@ export class ExecutionActors {
     }
   }
 
+  /** The earliest deadline armed in any actor of the run: when a sleeping run must wake. */
+  nextDeadline(): number {
+    let next = Infinity;
+    const consider = (d: number | null | undefined) => { if (d !== null && d !== undefined && d < next) next = d; };
+    const w = this.workflow.getSnapshot();
+    if (w.value === 'open') consider(w.context.startToCloseDeadline);
+    const d = this.decision?.getSnapshot();
+    if (d?.status === 'active') consider(d.value === 'scheduled' ? d.context.scheduleToStartDeadline : d.context.startToCloseDeadline);
+    for (const a of this.activities.values()) {
+      const s = a.getSnapshot();
+      if (s.status !== 'active') continue;
+      consider(s.context.scheduleToCloseDeadline);
+      if (s.value === 'scheduled') consider(s.context.scheduleToStartDeadline);
+      else { consider(s.context.startToCloseDeadline); consider(s.context.heartbeatDeadline); }
+    }
+    for (const t of this.timers.values()) if (t.getSnapshot().status === 'active') consider(t.getSnapshot().context.fireDeadline);
+    return next;
+  }
+
+  /** Last heartbeats of started activities that have a heartbeat timeout. */
+  heartbeats(): Map<number, HeartbeatMark> {
+    const out = new Map<number, HeartbeatMark>();
+    for (const [id, a] of this.activities) {
+      const s = a.getSnapshot();
+      if (s.status === 'active' && s.value === 'started' && s.context.heartbeatMs !== null && s.context.heartbeatDeadline !== null) {
+        out.set(id, { at: s.context.heartbeatDeadline - s.context.heartbeatMs, details: s.context.heartbeatDetails });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * After a rebuild, restores heartbeat clocks: from the marks kept while the run slept, or (after a
+   * crash, when they are lost) from `now`, so a worker gets one full heartbeat period to check in.
+   */
+  restoreHeartbeats(marks: Map<number, HeartbeatMark> | undefined, now: number): void {
+    for (const [id, a] of this.activities) {
+      const s = a.getSnapshot();
+      if (s.status !== 'active' || s.value !== 'started' || s.context.heartbeatMs === null) continue;
+      const mark = marks?.get(id);
+      a.send({ type: 'Heartbeat', at: mark?.at ?? now, details: mark?.details });
+    }
+  }
+
   /** Records a heartbeat in the activity's actor (heartbeats write no history). */
   heartbeat(scheduledEventId: number, at: number, details: string | undefined): void {
     this.activities.get(scheduledEventId)?.send({ type: 'Heartbeat', at, details });
@@ -166,4 +210,10 @@ export class ExecutionActors {
     this.timers.clear();
     this.workflow.stop();
   }
+}
+
+/** The last heartbeat of a started activity (heartbeats write no history, so sleeping runs keep it). */
+export interface HeartbeatMark {
+  at: number;
+  details: string | undefined;
 }

@@ -66,6 +66,7 @@ export class Execution {
       actorError: (err) => host.onError(this, err),
     }, history.events[0]!);
     this.actors.apply(history.events);
+    this.lastActive = host.machines.clock.now();
   }
 
   get state(): ExecutionState {
@@ -80,11 +81,29 @@ export class Execution {
     return this.dead;
   }
 
+  /** Operations queued or running on this run. */
+  private pending = 0;
+  /** When the last operation finished (engine clock ms): idle runs may be put to sleep. */
+  lastActive = 0;
+
+  get busy(): boolean {
+    return this.pending > 0;
+  }
+
+  /** Resolves when every operation queued so far has finished. */
+  settled(): Promise<unknown> {
+    return this.tail;
+  }
+
   /** Runs `fn` after every earlier operation on this run has finished. */
   serial<T>(fn: () => Promise<T>): Promise<T> {
+    this.pending++;
     const run = this.tail.then(() => {
       if (this.dead) throw new Fault('InternalFailure', 'execution was reloaded; retry');
       return fn();
+    }).finally(() => {
+      this.pending--;
+      this.lastActive = this.host.machines.clock.now();
     });
     this.tail = run.catch(() => undefined);
     return run;
@@ -135,6 +154,11 @@ export class Execution {
     this.kill();
     this.host.invalidate(this, lastErr);
     throw new Fault('InternalFailure', 'could not persist the transition; retry', { cause: lastErr });
+  }
+
+  /** Stops the actors' timers (shutdown): operations already queued still finish. */
+  freeze(): void {
+    this.actors.stopAll();
   }
 
   /** Stops the actors; the run must be rebuilt from history before it is used again. */

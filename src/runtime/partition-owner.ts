@@ -7,8 +7,9 @@ import type { Nats } from '../nats/infrastructure.js';
 import { encode, decode } from '../nats/codec.js';
 import { kvToken } from '../nats/subjects.js';
 import { foldHistory, type ExecutionState } from '../../machines/execution-state.js';
-import type { MachineSet } from './execution-actors.js';
+import type { HeartbeatMark, MachineSet } from './execution-actors.js';
 import { Execution, type ExecutionHost, type RunKey } from './execution.js';
+import { DeadlineQueue } from './deadline-queue.js';
 
 /** The open run of a workflowId, kept in KV `af_runs` (its create is the uniqueness check). */
 export interface OpenRunRecord {
@@ -27,6 +28,20 @@ export interface RunView {
 
 export const runsKey = (domain: string, workflowId: string) => `${kvToken(domain)}.${kvToken(workflowId)}`;
 
+/** What a sleeping run keeps in memory: enough to find it and to wake it at its next deadline. */
+interface Sleeper {
+  key: RunKey;
+  wakeAt: number;
+  heartbeats?: Map<number, HeartbeatMark>;
+}
+
+export interface OwnerOptions {
+  /** Put a run to sleep (drop its actors and history from memory) after this long without work. */
+  sleepAfterMs: number;
+}
+
+const RECOVERY_CONCURRENCY = 32;
+
 /**
  * Owns the runs of its partitions: a flat registry of live executions, loaded from history on
  * demand, with the NATS effects each transition needs once it is persisted.
@@ -35,6 +50,9 @@ export class PartitionOwner implements ExecutionHost {
   private readonly live = new Map<string, Execution>();
   private readonly loading = new Map<string, Promise<Execution | undefined>>();
   private readonly taskSeqs = new Map<string, number>();
+  private readonly sleeping = new Map<string, Sleeper>();
+  private readonly wakeups: DeadlineQueue;
+  private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     readonly nats: Nats,
@@ -42,7 +60,15 @@ export class PartitionOwner implements ExecutionHost {
     readonly queues: TaskQueues,
     readonly machines: MachineSet,
     readonly log: Logger,
-  ) {}
+    private readonly opts: OwnerOptions = { sleepAfterMs: 30_000 },
+  ) {
+    this.wakeups = new DeadlineQueue(machines.clock, (id, at) => {
+      const s = this.sleeping.get(id);
+      if (s && s.wakeAt === at) this.open(s.key).catch((err) => this.log.error({ err, ...s.key }, 'wake-up failed'));
+    });
+    this.sweeper = setInterval(() => this.sleepIdle(), Math.max(50, Math.min(5000, opts.sleepAfterMs / 2)));
+    this.sweeper.unref();
+  }
 
   subject(key: RunKey): string {
     return this.nats.subjects.history(key.partition, key.domain, key.workflowId, key.runId);
@@ -54,6 +80,31 @@ export class PartitionOwner implements ExecutionHost {
 
   get liveCount(): number {
     return this.live.size;
+  }
+
+  get sleepingCount(): number {
+    return this.sleeping.size;
+  }
+
+  /**
+   * Puts runs that had no work for `sleepAfterMs` to sleep: their actors stop, their history leaves
+   * memory, and only the next deadline stays (in the wake-up queue). A request or the deadline
+   * rebuilds them from history.
+   */
+  sleepIdle(): number {
+    const now = this.machines.clock.now();
+    let n = 0;
+    for (const [id, run] of this.live) {
+      if (run.busy || run.isDead || now - run.lastActive < this.opts.sleepAfterMs) continue;
+      const wakeAt = run.actors.nextDeadline();
+      const heartbeats = run.actors.heartbeats();
+      run.kill();
+      this.live.delete(id);
+      this.sleeping.set(id, { key: run.key, wakeAt, heartbeats: heartbeats.size ? heartbeats : undefined });
+      if (Number.isFinite(wakeAt)) this.wakeups.push(id, wakeAt);
+      n++;
+    }
+    return n;
   }
 
   /** The runs live in memory here (for introspection and tests). */
@@ -83,17 +134,25 @@ export class PartitionOwner implements ExecutionHost {
   }
 
   private async rebuild(key: RunKey): Promise<Execution | undefined> {
-    const entry = await this.nats.runs.get(runsKey(key.domain, key.workflowId));
-    if (!entry || entry.operation !== 'PUT' || decode<OpenRunRecord>(entry.value).runId !== key.runId) return undefined;
+    const id = PartitionOwner.id(key);
+    const sleeper = this.sleeping.get(id);
+    if (!sleeper) {
+      // Not put to sleep here: open only if af_runs says this run is the open one.
+      const entry = await this.nats.runs.get(runsKey(key.domain, key.workflowId));
+      if (!entry || entry.operation !== 'PUT' || decode<OpenRunRecord>(entry.value).runId !== key.runId) return undefined;
+    }
     const history = await this.store.read(this.subject(key));
     if (history.events.length === 0) return undefined;
     const run = new Execution(key, this, history);
+    this.sleeping.delete(id);
+    run.actors.restoreHeartbeats(sleeper?.heartbeats, this.machines.clock.now());
     if (run.isClosed) {
       await this.afterClose(run);
       return undefined;
     }
-    this.live.set(PartitionOwner.id(key), run);
-    await this.requeueUnstarted(run);
+    this.live.set(id, run);
+    // A sleeping run's tasks are still queued; after a crash they are queued again (msgID dedupes).
+    if (!sleeper) await this.requeueUnstarted(run);
     return run;
   }
 
@@ -111,13 +170,20 @@ export class PartitionOwner implements ExecutionHost {
     let n = 0;
     const keys: string[] = [];
     for await (const k of await this.nats.runs.keys()) keys.push(k);
-    for (const k of keys) {
-      const e = await this.nats.runs.get(k);
-      if (!e || e.operation !== 'PUT') continue;
-      const rec = decode<OpenRunRecord & { domain: string; workflowId: string }>(e.value);
-      if (!partitions.has(rec.partition)) continue;
-      if (await this.open({ domain: rec.domain, workflowId: rec.workflowId, runId: rec.runId, partition: rec.partition })) n++;
-    }
+    let next = 0;
+    await Promise.all(Array.from({ length: RECOVERY_CONCURRENCY }, async () => {
+      while (next < keys.length) {
+        const e = await this.nats.runs.get(keys[next++]!);
+        if (!e || e.operation !== 'PUT') continue;
+        const rec = decode<OpenRunRecord & { domain: string; workflowId: string }>(e.value);
+        if (!partitions.has(rec.partition)) continue;
+        try {
+          if (await this.open({ domain: rec.domain, workflowId: rec.workflowId, runId: rec.runId, partition: rec.partition })) n++;
+        } catch (err) {
+          this.log.error({ err, workflowId: rec.workflowId, runId: rec.runId }, 'could not rebuild run');
+        }
+      }
+    }));
     return n;
   }
 
@@ -206,8 +272,14 @@ export class PartitionOwner implements ExecutionHost {
     await this.nats.runs.delete(runsKey(domain, workflowId), { previousSeq: revision }).catch(() => undefined);
   }
 
-  stop(): void {
+  /** Stops every actor once the operations already running have finished (graceful shutdown). */
+  async stop(): Promise<void> {
+    clearInterval(this.sweeper);
+    this.wakeups.stop();
+    for (const run of this.live.values()) run.freeze();
+    await Promise.all([...this.live.values()].map((r) => r.settled()));
     for (const run of this.live.values()) run.kill();
     this.live.clear();
+    this.sleeping.clear();
   }
 }

@@ -14,8 +14,8 @@ let client: ActorFlowClient;
 beforeAll(async () => {
   server = await startNatsServer();
   const logger = pino({ level: 'silent' });
-  a = await startNode({ natsUrl: server.url, partitions: 4, ownPartitions: [0, 1], nodeName: 'a', logger });
-  b = await startNode({ natsUrl: server.url, partitions: 4, ownPartitions: [2, 3], nodeName: 'b', logger });
+  a = await startNode({ natsUrl: server.url, partitions: 4, ownPartitions: [0, 1], nodeName: 'a', logger, sleepAfterMs: 600_000 });
+  b = await startNode({ natsUrl: server.url, partitions: 4, ownPartitions: [2, 3], nodeName: 'b', logger, sleepAfterMs: 600_000 });
   client = await ActorFlowClient.connect({ servers: server.url });
 });
 afterAll(async () => {
