@@ -10,6 +10,7 @@ import { createSystemClock, type EngineClock } from './runtime/clock.js';
 import { createMachineSet } from './runtime/execution-actors.js';
 import { PartitionOwner } from './runtime/partition-owner.js';
 import { Router } from './runtime/router.js';
+import { Retention, retentionMs } from './runtime/retention.js';
 import type { ServiceContext } from './service/context.js';
 import { OPERATIONS, OWNER_OPS } from './service/operations.js';
 import { NatsApiServer } from './transport/nats-api.js';
@@ -46,11 +47,19 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const queues = new TaskQueues(nats.js, nats.jsm, s, (err) => log.warn({ err }, 'task list feed failed'));
   const registry = new Registry(nats.registry);
   await registry.start();
-  const owner = new PartitionOwner(nats, store, queues, createMachineSet(clock), log.child({ c: 'owner' }), { sleepAfterMs: config.sleepAfterMs });
+  const retention = new Retention(nats.js, nats.jsm, s, clock, log.child({ c: 'retention' }));
+  const owner: PartitionOwner = new PartitionOwner(nats, store, queues, createMachineSet(clock), log.child({ c: 'owner' }), {
+    sleepAfterMs: config.sleepAfterMs,
+    onClosed: async (run) => {
+      const domain = await registry.domain(run.key.domain);
+      await retention.schedule(run.key.partition, owner.subject(run.key), run.state.closedAt ?? clock.now(), retentionMs(domain.value?.retentionDays));
+    },
+  });
   const router = new Router(nats.nc, s, owner, config.partitions, OWNER_OPS, log.child({ c: 'router' }));
   // Requests for a run go to its partition's owner: in-process here, over af.part.<p>.* elsewhere.
   const owned = new Set(options.ownPartitions ?? Array.from({ length: config.partitions }, (_, p) => p));
   for (const p of owned) router.serve(p);
+  await retention.load(owned);
   const recovered = await owner.recover(owned);
   const ctx: ServiceContext = { registry, router, queues, store, subjects: s, clock, log, region: config.region, account: config.account };
   const api = new NatsApiServer(nats.nc, ctx, OPERATIONS, log.child({ c: 'api' }));
@@ -64,6 +73,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
       router.stop();
       registry.stop();
       await owner.stop();
+      retention.stop();
       await nats.nc.drain();
     },
   };

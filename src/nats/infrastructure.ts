@@ -49,6 +49,10 @@ export async function openNats(servers: string, s: Subjects, opts: { name: strin
     storage: StorageType.File, num_replicas: replicas, max_msgs_per_subject: 1, allow_direct: true,
     duplicate_window: 120 * SECOND_NS,
   });
+  await ensureStream(jsm, {
+    name: s.streams.retention, subjects: [s.retentionAll()], retention: RetentionPolicy.Limits,
+    storage: StorageType.File, num_replicas: replicas, allow_direct: true, duplicate_window: 120 * SECOND_NS,
+  });
   const kvm = new Kvm(nc);
   const registry = await kvm.create(s.buckets.registry, { history: 1, replicas });
   const runs = await kvm.create(s.buckets.runs, { history: 1, replicas });

@@ -36,7 +36,9 @@ export interface Subjects {
   visibility(domain: string, runId: string): string;
   visibilityDomain(domain: string): string;
   visibilityAll(): string;
-  streams: { history: string; tasks: string; visibility: string };
+  retention(p: number): string;
+  retentionAll(): string;
+  streams: { history: string; tasks: string; visibility: string; retention: string };
   buckets: { registry: string; runs: string; leases: string };
 }
 
@@ -55,7 +57,9 @@ export function subjects(prefix = 'af'): Subjects {
     visibility: (d, r) => `${prefix}.vis.${escapeToken(d)}.${escapeToken(r)}`,
     visibilityDomain: (d) => `${prefix}.vis.${escapeToken(d)}.*`,
     visibilityAll: () => `${prefix}.vis.>`,
-    streams: { history: `${up}_HISTORY`, tasks: `${up}_TASKS`, visibility: `${up}_VISIBILITY` },
+    retention: (p) => `${prefix}.ret.${p}`,
+    retentionAll: () => `${prefix}.ret.>`,
+    streams: { history: `${up}_HISTORY`, tasks: `${up}_TASKS`, visibility: `${up}_VISIBILITY`, retention: `${up}_RETENTION` },
     buckets: { registry: `${prefix}_registry`, runs: `${prefix}_runs`, leases: `${prefix}_leases` },
   };
 }

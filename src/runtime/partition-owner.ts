@@ -38,6 +38,8 @@ interface Sleeper {
 export interface OwnerOptions {
   /** Put a run to sleep (drop its actors and history from memory) after this long without work. */
   sleepAfterMs: number;
+  /** Called once a closed run has left memory (retention bookkeeping). */
+  onClosed?: (run: Execution) => Promise<void>;
 }
 
 const RECOVERY_CONCURRENCY = 32;
@@ -243,6 +245,7 @@ export class PartitionOwner implements ExecutionHost {
     if (entry && entry.operation === 'PUT' && decode<OpenRunRecord>(entry.value).runId === run.key.runId) {
       await this.nats.runs.delete(rk, { previousSeq: entry.revision }).catch(() => undefined);
     }
+    await this.opts.onClosed?.(run).catch((err) => this.log.warn({ err, ...run.key }, 'close bookkeeping failed'));
   }
 
   invalidate(run: Execution, err: unknown): void {

@@ -1,0 +1,94 @@
+import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
+import type { Logger } from 'pino';
+import { decode, encode } from '../nats/codec.js';
+import type { Subjects } from '../nats/subjects.js';
+import type { EngineClock } from './clock.js';
+import { DeadlineQueue } from './deadline-queue.js';
+
+const DAY_MS = 86_400_000;
+
+/** A closed run's cleanup, kept in the stream AF_RETENTION until it is done. */
+interface RetentionRecord {
+  history: string;
+  expireAt: number;
+}
+
+/** Milliseconds a domain keeps closed runs: "NONE" and "0" keep nothing (SWF), else N days. */
+export function retentionMs(days: string | undefined): number {
+  return days === undefined || days === 'NONE' ? 0 : Number(days) * DAY_MS;
+}
+
+/**
+ * Removes closed runs' histories after their domain's workflowExecutionRetentionPeriodInDays.
+ * Each close writes a record to `af.ret.<partition>`; the partition's owner keeps the expiries in a
+ * wake-up heap (loaded again at start-up) and purges the run's history subject when it is due.
+ */
+export class Retention {
+  private readonly due: DeadlineQueue;
+  private readonly records = new Map<string, { rec: RetentionRecord; seq: number }>();
+
+  constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, private readonly s: Subjects,
+    private readonly clock: EngineClock, private readonly log: Logger) {
+    this.due = new DeadlineQueue(clock, (id) => { void this.expire(id); });
+  }
+
+  /** Records a closed run; its history stays readable until `closedAt + retention`. */
+  async schedule(partition: number, history: string, closedAt: number, retention: number): Promise<void> {
+    const rec: RetentionRecord = { history, expireAt: closedAt + retention };
+    const ack = await this.js.publish(this.s.retention(partition), encode(rec), { msgID: `ret:${history}:${rec.expireAt}` });
+    this.track(rec, ack.seq);
+  }
+
+  private track(rec: RetentionRecord, seq: number): void {
+    const id = String(seq);
+    this.records.set(id, { rec, seq });
+    this.due.push(id, rec.expireAt);
+  }
+
+  /** Loads the pending cleanups of the partitions this node owns. */
+  async load(partitions: ReadonlySet<number>): Promise<number> {
+    let n = 0;
+    for (const p of partitions) {
+      const subject = this.s.retention(p);
+      const last = await this.jsm.direct.getMessage(this.s.streams.retention, { last_by_subj: subject });
+      if (!last) continue;
+      const consumer = await this.js.consumers.get(this.s.streams.retention, { filter_subjects: subject });
+      try {
+        for (;;) {
+          let done = false;
+          for await (const m of await consumer.fetch({ max_messages: 1000, expires: 5000 })) {
+            this.track(decode<RetentionRecord>(m.data), m.seq);
+            n++;
+            if (m.seq >= last.seq) { done = true; break; }
+          }
+          if (done) break;
+        }
+      } finally {
+        await consumer.delete().catch(() => undefined);
+      }
+    }
+    return n;
+  }
+
+  private async expire(id: string): Promise<void> {
+    const entry = this.records.get(id);
+    if (!entry) return;
+    this.records.delete(id);
+    try {
+      await this.jsm.streams.purge(this.s.streams.history, { filter: entry.rec.history });
+      await this.jsm.streams.deleteMessage(this.s.streams.retention, entry.seq, false);
+    } catch (err) {
+      this.log.warn({ err, history: entry.rec.history }, 'retention cleanup failed; retrying in a minute');
+      this.records.set(id, entry);
+      this.due.push(id, this.clock.now() + 60_000);
+    }
+  }
+
+  get pending(): number {
+    return this.records.size;
+  }
+
+  stop(): void {
+    this.due.stop();
+  }
+}
