@@ -58,12 +58,24 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const router = new Router(nats.nc, s, owner, config.partitions, OWNER_OPS, log.child({ c: 'router' }));
   // Requests for a run go to its partition's owner: in-process here, over af.part.<p>.* elsewhere.
   const owned = new Set(options.ownPartitions ?? Array.from({ length: config.partitions }, (_, p) => p));
-  for (const p of owned) router.serve(p);
   await retention.load(owned);
-  const recovered = await owner.recover(owned);
+  const t0 = Date.now();
+  const recovered = await owner.recover(owned, config.partitions);
+  if (recovered > 0) log.info({ recovered, ms: Date.now() - t0 }, 'open runs rebuilt from history');
+  for (const p of owned) router.serve(p);
   const ctx: ServiceContext = { registry, router, queues, store, subjects: s, clock, log, region: config.region, account: config.account };
   const api = new NatsApiServer(nats.nc, ctx, OPERATIONS, log.child({ c: 'api' }));
   api.start();
+  // Node introspection for operators and benchmarks: memory and run counts.
+  nats.nc.subscribe(`${s.prefix}.node.${config.nodeName}.stats`, {
+    callback: (_err, m) => {
+      (globalThis as { gc?: () => void }).gc?.();
+      const mem = process.memoryUsage();
+      m.respond(new TextEncoder().encode(JSON.stringify({
+        heapUsed: mem.heapUsed, rss: mem.rss, liveRuns: owner.liveCount, sleepingRuns: owner.sleepingCount,
+      })));
+    },
+  });
   log.info({ nats: config.natsUrl, partitions: config.partitions, recovered }, 'engine node started');
   return {
     config, nats, ctx, owner, router, log,

@@ -71,4 +71,37 @@ export class HistoryStore {
     }
     return { events, lastSeq: last.seq };
   }
+
+  /**
+   * Reads every run under a subject filter in one pass (recovery): one ordered consumer streams the
+   * filter's messages up to the stream's current end, and the runs in `wanted` are handed over whole.
+   */
+  async readAll(filter: string, wanted: ReadonlySet<string>, onRun: (subject: string, history: RunHistory) => void): Promise<void> {
+    const info = await this.jsm.streams.info(this.stream);
+    const end = info.state.last_seq;
+    if (end === 0 || wanted.size === 0) return;
+    const runs = new Map<string, RunHistory>();
+    const consumer = await this.js.consumers.get(this.stream, { filter_subjects: filter });
+    try {
+      let done = false;
+      while (!done) {
+        const batch = await consumer.fetch({ max_messages: 10_000, expires: 2000 });
+        let got = 0;
+        for await (const m of batch) {
+          got++;
+          if (wanted.has(m.subject)) {
+            let h = runs.get(m.subject);
+            if (!h) { h = { events: [], lastSeq: 0 }; runs.set(m.subject, h); }
+            h.events.push(...decode<Transition>(m.data).events);
+            h.lastSeq = m.seq;
+          }
+          if (m.seq >= end || m.info.pending === 0) { done = true; break; }
+        }
+        if (got === 0) break;
+      }
+    } finally {
+      await consumer.delete().catch(() => undefined);
+    }
+    for (const [subject, h] of runs) onRun(subject, h);
+  }
 }

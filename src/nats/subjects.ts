@@ -31,6 +31,7 @@ export interface Subjects {
   partitionWildcard(p: number): string;
   history(p: number, domain: string, workflowId: string, runId: string): string;
   historyAll(): string;
+  historyPartition(p: number): string;
   taskList(domain: string, kind: 'd' | 'a', taskList: string): string;
   tasksAll(): string;
   visibility(domain: string, runId: string): string;
@@ -52,6 +53,7 @@ export function subjects(prefix = 'af'): Subjects {
     partitionWildcard: (p) => `${prefix}.part.${p}.*`,
     history: (p, d, w, r) => `${prefix}.hist.${p}.${escapeToken(d)}.${escapeToken(w)}.${escapeToken(r)}`,
     historyAll: () => `${prefix}.hist.>`,
+    historyPartition: (p) => `${prefix}.hist.${p}.>`,
     taskList: (d, kind, tl) => `${prefix}.task.${escapeToken(d)}.${kind}.${escapeToken(tl)}`,
     tasksAll: () => `${prefix}.task.>`,
     visibility: (d, r) => `${prefix}.vis.${escapeToken(d)}.${escapeToken(r)}`,

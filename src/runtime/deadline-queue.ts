@@ -70,6 +70,7 @@ export class DeadlineQueue {
   stop(): void {
     if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
+    this.armedAt = Infinity;
     this.heap.length = 0;
   }
 }

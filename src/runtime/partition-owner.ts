@@ -28,11 +28,19 @@ export interface RunView {
 
 export const runsKey = (domain: string, workflowId: string) => `${kvToken(domain)}.${kvToken(workflowId)}`;
 
-/** What a sleeping run keeps in memory: enough to find it and to wake it at its next deadline. */
+/**
+ * What a sleeping run keeps in memory: its partition and next deadline (the rest of its key is in
+ * the map key), plus its heartbeat clocks when it has started activities with heartbeat timeouts.
+ */
 interface Sleeper {
-  key: RunKey;
+  partition: number;
   wakeAt: number;
   heartbeats?: Map<number, HeartbeatMark>;
+}
+
+function keyOf(id: string, partition: number): RunKey {
+  const [domain, workflowId, runId] = id.split('\u0000') as [string, string, string];
+  return { domain, workflowId, runId, partition };
 }
 
 export interface OwnerOptions {
@@ -42,7 +50,7 @@ export interface OwnerOptions {
   onClosed?: (run: Execution) => Promise<void>;
 }
 
-const RECOVERY_CONCURRENCY = 32;
+const RECOVERY_CONCURRENCY = 64;
 
 /**
  * Owns the runs of its partitions: a flat registry of live executions, loaded from history on
@@ -66,7 +74,7 @@ export class PartitionOwner implements ExecutionHost {
   ) {
     this.wakeups = new DeadlineQueue(machines.clock, (id, at) => {
       const s = this.sleeping.get(id);
-      if (s && s.wakeAt === at) this.open(s.key).catch((err) => this.log.error({ err, ...s.key }, 'wake-up failed'));
+      if (s && s.wakeAt === at) this.open(keyOf(id, s.partition)).catch((err) => this.log.error({ err, id }, 'wake-up failed'));
     });
     this.sweeper = setInterval(() => this.sleepIdle(), Math.max(50, Math.min(5000, opts.sleepAfterMs / 2)));
     this.sweeper.unref();
@@ -97,16 +105,21 @@ export class PartitionOwner implements ExecutionHost {
     const now = this.machines.clock.now();
     let n = 0;
     for (const [id, run] of this.live) {
-      if (run.busy || run.isDead || now - run.lastActive < this.opts.sleepAfterMs) continue;
-      const wakeAt = run.actors.nextDeadline();
-      const heartbeats = run.actors.heartbeats();
-      run.kill();
-      this.live.delete(id);
-      this.sleeping.set(id, { key: run.key, wakeAt, heartbeats: heartbeats.size ? heartbeats : undefined });
-      if (Number.isFinite(wakeAt)) this.wakeups.push(id, wakeAt);
-      n++;
+      if (now - run.lastActive < this.opts.sleepAfterMs) continue;
+      if (this.sleep(id, run)) n++;
     }
     return n;
+  }
+
+  private sleep(id: string, run: Execution): boolean {
+    if (run.busy || run.isDead) return false;
+    const wakeAt = run.actors.nextDeadline();
+    const heartbeats = run.actors.heartbeats();
+    run.kill();
+    this.live.delete(id);
+    this.sleeping.set(id, heartbeats.size ? { partition: run.key.partition, wakeAt, heartbeats } : { partition: run.key.partition, wakeAt });
+    if (Number.isFinite(wakeAt)) this.wakeups.push(id, wakeAt);
+    return true;
   }
 
   /** The runs live in memory here (for introspection and tests). */
@@ -167,11 +180,15 @@ export class PartitionOwner implements ExecutionHost {
     return { key, events, state: foldHistory(events), live: undefined };
   }
 
-  /** Rebuilds every open run of the given partitions (start-up and takeover). */
-  async recover(partitions: ReadonlySet<number>): Promise<number> {
-    let n = 0;
+  /**
+   * Rebuilds every open run of the given partitions (start-up and takeover): the open runs come
+   * from af_runs, their histories from one ordered read per partition (or one for all), then each
+   * run goes to sleep with its next deadline armed, and its unstarted tasks are queued again.
+   */
+  async recover(partitions: ReadonlySet<number>, totalPartitions: number): Promise<number> {
     const keys: string[] = [];
     for await (const k of await this.nats.runs.keys()) keys.push(k);
+    const wanted = new Map<string, RunKey>();
     let next = 0;
     await Promise.all(Array.from({ length: RECOVERY_CONCURRENCY }, async () => {
       while (next < keys.length) {
@@ -179,11 +196,38 @@ export class PartitionOwner implements ExecutionHost {
         if (!e || e.operation !== 'PUT') continue;
         const rec = decode<OpenRunRecord & { domain: string; workflowId: string }>(e.value);
         if (!partitions.has(rec.partition)) continue;
+        const key = { domain: rec.domain, workflowId: rec.workflowId, runId: rec.runId, partition: rec.partition };
+        wanted.set(this.subject(key), key);
+      }
+    }));
+    if (wanted.size === 0) return 0;
+    const filters = partitions.size === totalPartitions ? [this.nats.subjects.historyAll()] : [...partitions].map((p) => this.nats.subjects.historyPartition(p));
+    const rebuilt: Execution[] = [];
+    for (const filter of filters) {
+      await this.store.readAll(filter, new Set(wanted.keys()), (subject, history) => {
+        const key = wanted.get(subject)!;
         try {
-          if (await this.open({ domain: rec.domain, workflowId: rec.workflowId, runId: rec.runId, partition: rec.partition })) n++;
+          const run = new Execution(key, this, history);
+          run.actors.restoreHeartbeats(undefined, this.machines.clock.now());
+          rebuilt.push(run);
         } catch (err) {
-          this.log.error({ err, workflowId: rec.workflowId, runId: rec.runId }, 'could not rebuild run');
+          this.log.error({ err, ...key }, 'could not rebuild run');
         }
+      });
+    }
+    let n = 0;
+    let i = 0;
+    await Promise.all(Array.from({ length: RECOVERY_CONCURRENCY }, async () => {
+      while (i < rebuilt.length) {
+        const run = rebuilt[i++]!;
+        const id = PartitionOwner.id(run.key);
+        if (run.isClosed) { await this.afterClose(run); continue; }
+        this.live.set(id, run);
+        await this.requeueUnstarted(run);
+        // Rebuilt runs sleep at once (deadlines armed in the wake-up heap): recovering many runs
+        // does not need memory for all of them at the same time.
+        this.sleep(id, run);
+        n++;
       }
     }));
     return n;

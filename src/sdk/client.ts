@@ -22,6 +22,8 @@ export interface WireEvent {
 
 const CALL_TIMEOUT_MS = 10_000;
 const POLL_TIMEOUT_MS = 70_000;
+/** How much longer than the poll it asked for a client waits for the answer. */
+const POLL_GRACE_MS = 5_000;
 
 /**
  * The ActorFlow client over NATS: every SWF action by its AWS name, with AWS-shaped inputs and
@@ -35,9 +37,14 @@ export class ActorFlowClient {
     return new ActorFlowClient(nc, opts.prefix ?? 'af', !opts.connection);
   }
 
-  /** Calls one action; polls get a long timeout. */
+  /**
+   * Calls one action; polls get a long timeout: the poll time asked for (`afPollTimeoutMs`) plus a
+   * grace, so a poll held by an engine that died is given up soon after the engine would have answered.
+   */
   async call<T = Record<string, any>>(action: string, input: object = {}): Promise<T> {
-    const timeout = action.startsWith('PollFor') ? POLL_TIMEOUT_MS : CALL_TIMEOUT_MS;
+    const asked = (input as { afPollTimeoutMs?: unknown }).afPollTimeoutMs;
+    const timeout = !action.startsWith('PollFor') ? CALL_TIMEOUT_MS
+      : typeof asked === 'number' && asked > 0 ? Math.min(asked + POLL_GRACE_MS, POLL_TIMEOUT_MS) : POLL_TIMEOUT_MS;
     const m = await this.nc.request(`${this.prefix}.api.${action}`, encode(input), { timeout });
     const reply = decode<WireReply<T>>(m.data);
     if ('fault' in reply) throw new Fault(reply.fault.name, reply.fault.message);
