@@ -9,6 +9,21 @@ export interface OpenActivity {
   cancelRequested: boolean;
 }
 
+/** A child workflow from StartChildWorkflowExecutionInitiated until it closes (or fails to start). */
+export interface OpenChild {
+  initiatedEventId: number;
+  workflowId: string;
+  runId: string | null;
+  /** The parent's ChildWorkflowExecutionStarted event. */
+  startedEventId: number;
+}
+
+/** A SignalExternal/RequestCancelExternal decision that is on its way to the other run. */
+export interface PendingExternal {
+  initiatedEventId: number;
+  kind: 'signal' | 'cancel';
+}
+
 export interface OpenDecisionTask {
   scheduledEventId: number;
   startedEventId: number | null;
@@ -29,6 +44,10 @@ export interface ExecutionState {
   previousStartedEventId: number;
   activities: Record<string, OpenActivity>;
   timers: Record<string, number>;
+  /** Open children by initiatedEventId. */
+  children: Record<number, OpenChild>;
+  /** External signals and cancel requests not yet acknowledged, by initiatedEventId. */
+  externals: Record<number, PendingExternal>;
   cancelRequested: boolean;
   latestActivityTaskTimestamp: number | null;
   latestExecutionContext: string | null;
@@ -63,7 +82,7 @@ export function initialExecutionState(): ExecutionState {
   return {
     lastEventId: 0, startedAt: 0, closedAt: null, closeStatus: null, started: {}, decisionTaskList: '',
     decision: null, needsDecision: false, previousStartedEventId: 0, activities: {}, timers: {},
-    cancelRequested: false, latestActivityTaskTimestamp: null, latestExecutionContext: null,
+    children: {}, externals: {}, cancelRequested: false, latestActivityTaskTimestamp: null, latestExecutionContext: null,
   };
 }
 
@@ -145,6 +164,35 @@ export function foldEvent(prev: ExecutionState, e: HistoryEvent): ExecutionState
     case 'TimerFired':
     case 'TimerCanceled':
       s.timers = without(s.timers, a.timerId as string);
+      break;
+    case 'StartChildWorkflowExecutionInitiated':
+      s.children = { ...s.children, [e.id]: { initiatedEventId: e.id, workflowId: a.workflowId as string, runId: null, startedEventId: 0 } };
+      break;
+    case 'ChildWorkflowExecutionStarted': {
+      const child = s.children[a.initiatedEventId as number];
+      const runId = (a.workflowExecution as { runId?: string } | undefined)?.runId ?? null;
+      if (child) s.children = { ...s.children, [child.initiatedEventId]: { ...child, runId, startedEventId: e.id } };
+      break;
+    }
+    case 'StartChildWorkflowExecutionFailed':
+    case 'ChildWorkflowExecutionCompleted':
+    case 'ChildWorkflowExecutionFailed':
+    case 'ChildWorkflowExecutionTimedOut':
+    case 'ChildWorkflowExecutionCanceled':
+    case 'ChildWorkflowExecutionTerminated':
+      s.children = without(s.children as Record<string, OpenChild>, String(a.initiatedEventId));
+      break;
+    case 'SignalExternalWorkflowExecutionInitiated':
+      s.externals = { ...s.externals, [e.id]: { initiatedEventId: e.id, kind: 'signal' } };
+      break;
+    case 'RequestCancelExternalWorkflowExecutionInitiated':
+      s.externals = { ...s.externals, [e.id]: { initiatedEventId: e.id, kind: 'cancel' } };
+      break;
+    case 'ExternalWorkflowExecutionSignaled':
+    case 'SignalExternalWorkflowExecutionFailed':
+    case 'ExternalWorkflowExecutionCancelRequested':
+    case 'RequestCancelExternalWorkflowExecutionFailed':
+      s.externals = without(s.externals as Record<string, PendingExternal>, String(a.initiatedEventId));
       break;
     default:
       break;

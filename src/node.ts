@@ -13,7 +13,13 @@ import { Router } from './runtime/router.js';
 import { Retention, retentionMs } from './runtime/retention.js';
 import type { ServiceContext } from './service/context.js';
 import { OPERATIONS, OWNER_OPS } from './service/operations.js';
+import { CrossRunEffects } from './service/cross-run-effects.js';
 import { NatsApiServer } from './transport/nats-api.js';
+import { SFN_OPERATIONS } from './service/sfn-operations.js';
+import { startHttpGateway, type HttpGateway } from './transport/http-gateway.js';
+import { resolveHttpOptions, type HttpGatewayOptions } from './transport/http-options.js';
+import { VisibilityIndex } from './visibility/visibility-index.js';
+import { recordOf, sameVisibility, VisibilityPublisher } from './visibility/visibility-records.js';
 
 /** A running engine node. */
 export interface EngineNode {
@@ -23,6 +29,8 @@ export interface EngineNode {
   owner: PartitionOwner;
   router: Router;
   log: Logger;
+  /** The AWS JSON 1.0 HTTP gateway, when the `http` option started it (`http.port` is the bound port). */
+  http?: HttpGateway;
   /** Graceful stop: no new requests, in-flight ones finish, then the connection drains. */
   stop(): Promise<void>;
 }
@@ -35,11 +43,14 @@ export interface StartOptions extends NodeOptions {
    * with leases, a fixed split lets several nodes share the work (tests use it to prove routing).
    */
   ownPartitions?: readonly number[];
+  /** Also serve the AWS JSON 1.0 HTTP gateway (port 0 = a free port). */
+  http?: HttpGatewayOptions;
 }
 
 export async function startNode(options: StartOptions = {}): Promise<EngineNode> {
   const config = resolveOptions(options);
   const log = options.logger ?? createLogger(config.logLevel);
+  const httpConfig = options.http && resolveHttpOptions(options.http);
   const s = subjects(config.prefix);
   const nats = await openNats(config.natsUrl, s, { name: `actorflow-${config.nodeName}` });
   const clock = options.clock ?? createSystemClock();
@@ -47,15 +58,29 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const queues = new TaskQueues(nats.js, nats.jsm, s, (err) => log.warn({ err }, 'task list feed failed'));
   const registry = new Registry(nats.registry);
   await registry.start();
+  // Visibility: every node indexes AF_VISIBILITY in memory (loaded before recovery compares to it).
+  const visibility = new VisibilityIndex(nats.js, nats.jsm, s, log.child({ c: 'visibility' }));
+  const visPublisher = new VisibilityPublisher(nats.js, s, log.child({ c: 'visibility' }));
+  await visibility.start();
   const retention = new Retention(nats.js, nats.jsm, s, clock, log.child({ c: 'retention' }));
   const owner: PartitionOwner = new PartitionOwner(nats, store, queues, createMachineSet(clock), log.child({ c: 'owner' }), {
     sleepAfterMs: config.sleepAfterMs,
+    registry,
     onClosed: async (run) => {
       const domain = await registry.domain(run.key.domain);
-      await retention.schedule(run.key.partition, owner.subject(run.key), run.state.closedAt ?? clock.now(), retentionMs(domain.value?.retentionDays));
+      await retention.schedule(run.key.partition, owner.subject(run.key), run.state.closedAt ?? clock.now(), retentionMs(domain.value?.retentionDays),
+        s.visibility(run.key.domain, run.key.runId));
+    },
+    onVisibility: async (run) => {
+      const rec = recordOf(run.key, run.state);
+      const held = visibility.get(rec.domain, rec.execution.runId);
+      if (held && sameVisibility(held, rec)) return;
+      visibility.apply(rec);
+      await visPublisher.publish(rec);
     },
   });
   const router = new Router(nats.nc, s, owner, config.partitions, OWNER_OPS, log.child({ c: 'router' }));
+  owner.useEffects(new CrossRunEffects(router, log.child({ c: 'cross-run' })));
   // Requests for a run go to its partition's owner: in-process here, over af.part.<p>.* elsewhere.
   const owned = new Set(options.ownPartitions ?? Array.from({ length: config.partitions }, (_, p) => p));
   await retention.load(owned);
@@ -63,7 +88,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const recovered = await owner.recover(owned, config.partitions);
   if (recovered > 0) log.info({ recovered, ms: Date.now() - t0 }, 'open runs rebuilt from history');
   for (const p of owned) router.serve(p);
-  const ctx: ServiceContext = { registry, router, queues, store, subjects: s, clock, log, region: config.region, account: config.account };
+  const ctx: ServiceContext = { registry, router, queues, store, visibility, subjects: s, clock, log, region: config.region, account: config.account };
   const api = new NatsApiServer(nats.nc, ctx, OPERATIONS, log.child({ c: 'api' }));
   api.start();
   // Node introspection for operators and benchmarks: memory and run counts.
@@ -77,16 +102,25 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
     },
   });
   log.info({ nats: config.natsUrl, partitions: config.partitions, recovered }, 'engine node started');
-  return {
+  const node: EngineNode = {
     config, nats, ctx, owner, router, log,
     async stop() {
+      const httpDrained = node.http?.drain(); // refuses new HTTP requests at once
       queues.close();
+      await httpDrained;
       await api.drain();
       router.stop();
       registry.stop();
       await owner.stop();
       retention.stop();
+      visibility.stop();
       await nats.nc.drain();
     },
   };
+  if (httpConfig) {
+    const services = { SimpleWorkflowService: { ops: OPERATIONS, signingName: 'swf' }, AWSStepFunctions: { ops: SFN_OPERATIONS, signingName: 'states' } };
+    node.http = await startHttpGateway(ctx, services, httpConfig, log.child({ c: 'http' }))
+      .catch(async (e: unknown) => { await node.stop(); throw e; });
+  }
+  return node;
 }

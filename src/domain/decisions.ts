@@ -7,13 +7,27 @@ export type DecisionType =
   | 'SignalExternalWorkflowExecution' | 'RequestCancelExternalWorkflowExecution' | 'StartChildWorkflowExecution'
   | 'ScheduleLambdaFunction';
 
-/** Decisions this engine applies today; the others are refused whole, before anything is written. */
-const SUPPORTED: ReadonlySet<string> = new Set([
+const ALL: ReadonlySet<string> = new Set([
   'ScheduleActivityTask', 'RequestCancelActivityTask', 'CompleteWorkflowExecution', 'FailWorkflowExecution',
   'CancelWorkflowExecution', 'RecordMarker', 'StartTimer', 'CancelTimer', 'ScheduleLambdaFunction',
+  'ContinueAsNewWorkflowExecution', 'SignalExternalWorkflowExecution', 'RequestCancelExternalWorkflowExecution',
+  'StartChildWorkflowExecution',
 ]);
-const ALL: ReadonlySet<string> = new Set([...SUPPORTED, 'ContinueAsNewWorkflowExecution', 'SignalExternalWorkflowExecution',
-  'RequestCancelExternalWorkflowExecution', 'StartChildWorkflowExecution']);
+export const CHILD_POLICIES = ['TERMINATE', 'REQUEST_CANCEL', 'ABANDON'] as const;
+
+/** The members shared by StartChildWorkflowExecution and ContinueAsNewWorkflowExecution. */
+function runSettings(r: InputReader): Record<string, unknown> {
+  return {
+    input: r.data('input'),
+    executionStartToCloseTimeout: r.duration('executionStartToCloseTimeout', { allowNone: false }),
+    taskList: r.taskList('taskList', false),
+    taskPriority: r.priority('taskPriority'),
+    taskStartToCloseTimeout: r.duration('taskStartToCloseTimeout', { allowNone: true }),
+    childPolicy: r.str('childPolicy', { max: 16, oneOf: CHILD_POLICIES }),
+    tagList: r.tags(),
+    lambdaRole: r.str('lambdaRole', { min: 1, max: 1224 }),
+  };
+}
 export const CLOSE_DECISIONS: ReadonlySet<string> = new Set([
   'CompleteWorkflowExecution', 'FailWorkflowExecution', 'CancelWorkflowExecution', 'ContinueAsNewWorkflowExecution',
 ]);
@@ -25,20 +39,13 @@ export interface Decision {
 
 const attrsName = (t: string) => `${t[0]!.toLowerCase()}${t.slice(1)}DecisionAttributes`;
 
-/** `taskPriority`: a string holding a 32-bit integer, as for RegisterActivityType and StartWorkflowExecution. */
-function readTaskPriority(r: InputReader): string | undefined {
-  const v = r.str('taskPriority', { max: 11 });
-  if (v !== undefined && !(/^-?\d+$/.test(v) && Number(v) >= -(2 ** 31) && Number(v) <= 2 ** 31 - 1)) r.problem('taskPriority', v, 'Member must be a 32-bit integer');
-  return v;
-}
-
 function readAttrs(type: DecisionType, r: InputReader): Record<string, unknown> {
   switch (type) {
     case 'ScheduleActivityTask':
       return {
         activityType: r.type('activityType', true), activityId: r.id('activityId', true), control: r.data('control'),
         input: r.data('input'), scheduleToCloseTimeout: r.duration('scheduleToCloseTimeout', { allowNone: true }),
-        taskList: r.taskList('taskList', false), taskPriority: readTaskPriority(r),
+        taskList: r.taskList('taskList', false), taskPriority: r.priority('taskPriority'),
         scheduleToStartTimeout: r.duration('scheduleToStartTimeout', { allowNone: true }),
         startToCloseTimeout: r.duration('startToCloseTimeout', { allowNone: true }),
         heartbeatTimeout: r.duration('heartbeatTimeout', { allowNone: true }),
@@ -57,6 +64,17 @@ function readAttrs(type: DecisionType, r: InputReader): Record<string, unknown> 
       return { timerId: r.id('timerId', true), control: r.data('control'), startToFireTimeout: r.duration('startToFireTimeout', { allowNone: false, required: true }) };
     case 'CancelTimer':
       return { timerId: r.id('timerId', true) };
+    case 'ContinueAsNewWorkflowExecution':
+      return { ...runSettings(r), workflowTypeVersion: r.id('workflowTypeVersion', false, 64) };
+    case 'StartChildWorkflowExecution':
+      return { workflowType: r.type('workflowType', true), workflowId: r.id('workflowId', true), control: r.data('control'), ...runSettings(r) };
+    case 'SignalExternalWorkflowExecution':
+      return {
+        workflowId: r.id('workflowId', true), runId: r.str('runId', { min: 1, max: 64 }), signalName: r.id('signalName', true),
+        input: r.data('input'), control: r.data('control'),
+      };
+    case 'RequestCancelExternalWorkflowExecution':
+      return { workflowId: r.id('workflowId', true), runId: r.str('runId', { min: 1, max: 64 }), control: r.data('control') };
     case 'ScheduleLambdaFunction':
       return { id: r.id('id', true), name: r.id('name', true, 64), control: r.data('control'), input: r.data('input'), startToCloseTimeout: r.duration('startToCloseTimeout', { allowNone: true }) };
     default:
@@ -73,8 +91,9 @@ export function readDecisions(r: InputReader): Decision[] {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new Fault('SerializationException', 'decisions members must be objects');
     const type = d.str('decisionType', { max: 64, required: true, oneOf: [...ALL] }) as DecisionType | undefined;
     if (type === undefined || !ALL.has(type)) return { type: 'RecordMarker' as DecisionType, attrs: {} };
-    if (!SUPPORTED.has(type)) d.problem('decisionType', type, 'decision type is not supported by this engine version yet');
-    const attrs = d.struct(attrsName(type), type !== 'CompleteWorkflowExecution' && type !== 'FailWorkflowExecution' && type !== 'CancelWorkflowExecution',
+    const optional = type === 'CompleteWorkflowExecution' || type === 'FailWorkflowExecution' || type === 'CancelWorkflowExecution'
+      || type === 'ContinueAsNewWorkflowExecution';
+    const attrs = d.struct(attrsName(type), !optional,
       (a) => readAttrs(type, a)) ?? {};
     return { type, attrs };
   }) ?? [];

@@ -143,6 +143,22 @@ export class InputReader {
     return this.struct(name, required, (r) => ({ workflowId: r.id('workflowId', true), runId: r.str('runId', { min: 1, max: 64, required: true }) }));
   }
 
+  /** SWF task priorities: a string holding a 32-bit integer. */
+  priority(name: string): string | undefined {
+    const v = this.str(name, { max: 11 });
+    if (v !== undefined && !(/^-?\d+$/.test(v) && Number(v) >= -(2 ** 31) && Number(v) <= 2 ** 31 - 1)) this.problem(name, v, 'Member must be a 32-bit integer');
+    return v;
+  }
+
+  /** An execution's tagList: at most 5 tags of at most 256 characters. */
+  tags(name = 'tagList'): string[] | undefined {
+    return this.list(name, { max: 5 }, (_t, item) => {
+      if (typeof item !== 'string') throw new Fault('SerializationException', `${name} members must be strings`);
+      if (item.length > 256) this.problem(name, item, 'Member must have length less than or equal to 256');
+      return item;
+    });
+  }
+
   pageSize(name = 'maximumPageSize'): number | undefined {
     return this.int(name, { min: 0, max: 1000 });
   }

@@ -13,6 +13,17 @@ export class HistoryConflictError extends Error {
   }
 }
 
+/** A transition too large for one message (NATS max_payload): nothing was written. */
+export class TransitionTooLargeError extends Error {
+  constructor(readonly bytes: number) {
+    super(`a transition of ${bytes} bytes does not fit in one history message`);
+    this.name = 'TransitionTooLargeError';
+  }
+}
+
+/** Stays below the default 1 MB max_payload with room for headers. */
+export const MAX_TRANSITION_BYTES = 960 * 1024;
+
 /** One stored transition: all events of one state change, in one JetStream message. */
 interface Transition {
   events: HistoryEvent[];
@@ -36,8 +47,10 @@ export class HistoryStore {
   /** Appends one transition; returns its stream sequence. Throws HistoryConflictError when fenced off. */
   async append(subject: string, runId: string, events: HistoryEvent[], lastSeq: number, writer: string): Promise<number> {
     const msgID = `${runId}:${events[0]!.id}:${writer}`;
+    const data = encode({ events } satisfies Transition);
+    if (data.length > MAX_TRANSITION_BYTES) throw new TransitionTooLargeError(data.length);
     try {
-      const ack = await this.js.publish(subject, encode({ events } satisfies Transition), {
+      const ack = await this.js.publish(subject, data, {
         msgID, expect: { lastSubjectSequence: lastSeq, streamName: this.stream },
       });
       return ack.seq;

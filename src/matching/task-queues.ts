@@ -1,4 +1,5 @@
 import { AckPolicy, DeliverPolicy, type Consumer, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { randomBytes } from 'node:crypto';
 import { encode } from '../nats/codec.js';
 import { taskListConsumer, type Subjects } from '../nats/subjects.js';
 import { LocalTaskList, type Delivery } from './local-task-list.js';
@@ -44,10 +45,29 @@ export class TaskQueues {
   }
 
   async enqueue(t: TaskMessage): Promise<number> {
-    const ack = await this.js.publish(this.s.taskList(t.domain, t.kind, t.taskList), encode(t), {
-      msgID: `${t.runId}:${t.kind}:${t.scheduledEventId}`,
-    });
-    return ack.seq;
+    return (await this.publish(t, TaskQueues.msgID(t))).seq;
+  }
+
+  private static msgID(t: TaskMessage): string {
+    return `${t.runId}:${t.kind}:${t.scheduledEventId}`;
+  }
+
+  private publish(t: TaskMessage, msgID: string) {
+    return this.js.publish(this.s.taskList(t.domain, t.kind, t.taskList), encode(t), { msgID });
+  }
+
+  /**
+   * Queues an unstarted task again after its run was rebuilt (a crashed owner). Its first message
+   * may still be in JetStream, handed to a poller of the dead node and so held until ack_wait
+   * (30 s) runs out, and the msgID would swallow a plain re-publish: so when the publish is a
+   * duplicate, that message is deleted and a fresh copy queued.
+   */
+  async requeue(t: TaskMessage): Promise<number | undefined> {
+    if (this.lists.get(TaskQueues.key(t.domain, t.kind, t.taskList))?.offer({ task: t })) return undefined;
+    const ack = await this.publish(t, TaskQueues.msgID(t));
+    if (!ack.duplicate) return ack.seq;
+    await this.remove(ack.seq);
+    return (await this.publish(t, `${TaskQueues.msgID(t)}:${randomBytes(6).toString('base64url')}`)).seq;
   }
 
   async remove(seq: number): Promise<void> {

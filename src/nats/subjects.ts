@@ -74,6 +74,8 @@ export function taskListConsumer(domain: string, kind: 'd' | 'a', taskList: stri
 
 /** Stable partition of an execution: hash(domain, workflowId) mod P. */
 export function partitionOf(domain: string, workflowId: string, partitions: number): number {
-  const h = createHash('sha1').update(domain).update('\u0000').update(workflowId).digest();
+  // Operations derive the partition while they read their input; a missing member is reported by
+  // validation right after, so it must not throw here (the HTTP fuzz test found the 500).
+  const h = createHash('sha1').update(domain ?? '').update('\u0000').update(workflowId ?? '').digest();
   return h.readUInt32BE(0) % partitions;
 }

@@ -78,7 +78,10 @@ export class Registry {
       const next = await this.kv.update(key, encode(value), revision);
       this.cache.set(key, { value, revision: next });
     } catch (e) {
-      if (e instanceof JetStreamApiError && e.code === JsCodes.StreamWrongLastSequence) throw new RegistryConflictError(key);
+      if (e instanceof JetStreamApiError && e.code === JsCodes.StreamWrongLastSequence) {
+        this.cache.delete(key); // stale: the next read goes to the bucket
+        throw new RegistryConflictError(key);
+      }
       throw e;
     }
   }

@@ -22,9 +22,11 @@ export function createSystemClock(): EngineClock {
       const due = Date.now() + Math.max(0, ms);
       const arm = () => {
         const left = due - Date.now();
+        // Node timers may fire up to 1 ms before Date.now() reaches the due time: wait out the rest,
+        // so a deadline never comes due (and is never stamped in history) early.
         const h = left > MAX_TIMEOUT
           ? setTimeout(arm, MAX_TIMEOUT)
-          : setTimeout(() => { handles.delete(id); fn(); }, Math.max(0, left));
+          : setTimeout(() => { if (Date.now() < due) { arm(); return; } handles.delete(id); fn(); }, Math.max(0, left));
         h.unref?.();
         handles.set(id, h);
       };

@@ -1,15 +1,33 @@
 import { foldEvent, type ExecutionState } from '../../machines/execution-state.js';
 import type { Attributes, EventType } from '../../machines/history-event.js';
 import type { Decision } from '../domain/decisions.js';
-import type { ActivityTypeConfig, TypeRecord } from '../registry/records.js';
+import type { ActivityTypeConfig, TypeRecord, WorkflowTypeConfig } from '../registry/records.js';
+import { resolveRunSettings } from '../domain/run-settings.js';
 import type { EventBatch } from './event-batch.js';
 
 export const MAX_OPEN_ACTIVITIES = 1000;
 export const MAX_OPEN_TIMERS = 1000;
+export const MAX_OPEN_CHILDREN = 1000;
 
-/** Activity type records the API layer looked up, keyed by `name\0version` (null: no such type). */
+/** Type records looked up before the batch is applied, keyed by `name\0version` (null: no such type). */
 export type ActivityTypes = Record<string, TypeRecord | null>;
+export interface DecisionTypes {
+  activity: Record<string, TypeRecord | null>;
+  workflow: Record<string, TypeRecord | null>;
+}
 export const activityTypeKey = (t: { name: string; version: string }) => `${t.name}\u0000${t.version}`;
+
+/** The workflow type a ContinueAsNew decision continues with (its version may change). */
+export function continuedType(state: ExecutionState, version: string | undefined): { name: string; version: string } {
+  const t = state.started.workflowType as { name: string; version: string };
+  return { name: t.name, version: version ?? t.version };
+}
+
+function runTypeProblem(type: TypeRecord | null): string | undefined {
+  if (!type) return 'WORKFLOW_TYPE_DOES_NOT_EXIST';
+  if (type.status === 'DEPRECATED') return 'WORKFLOW_TYPE_DEPRECATED';
+  return undefined;
+}
 
 /**
  * Applies a decision batch after DecisionTaskCompleted (id `dtc`): each decision becomes its
@@ -17,7 +35,7 @@ export const activityTypeKey = (t: { name: string; version: string }) => `${t.na
  * decision-triggering event arrived while the task was open (UNHANDLED_DECISION).
  */
 export function applyDecisions(state: ExecutionState, b: EventBatch, dtc: number, decisions: readonly Decision[],
-  types: ActivityTypes, unhandled: boolean): void {
+  types: DecisionTypes, unhandled: boolean, newRunId: () => string): void {
   let cur = state;
   const add = (type: EventType, attrs: Attributes): number => {
     const id = b.add(type, attrs);
@@ -27,7 +45,7 @@ export function applyDecisions(state: ExecutionState, b: EventBatch, dtc: number
   for (const { type, attrs: a } of decisions) {
     switch (type) {
       case 'ScheduleActivityTask': {
-        const cause = scheduleProblem(cur, a, types[activityTypeKey(a.activityType)] ?? null);
+        const cause = scheduleProblem(cur, a, types.activity[activityTypeKey(a.activityType)] ?? null);
         if (typeof cause === 'string') add('ScheduleActivityTaskFailed', { activityType: a.activityType, activityId: a.activityId, cause, decisionTaskCompletedEventId: dtc });
         else add('ActivityTaskScheduled', { activityType: a.activityType, activityId: a.activityId, input: a.input, control: a.control, ...cause, decisionTaskCompletedEventId: dtc });
         break;
@@ -65,6 +83,48 @@ export function applyDecisions(state: ExecutionState, b: EventBatch, dtc: number
         else add('TimerCanceled', { timerId: a.timerId, startedEventId, decisionTaskCompletedEventId: dtc });
         break;
       }
+      case 'ContinueAsNewWorkflowExecution': {
+        if (unhandled) { add('ContinueAsNewWorkflowExecutionFailed', { cause: 'UNHANDLED_DECISION', decisionTaskCompletedEventId: dtc }); break; }
+        const workflowType = continuedType(cur, a.workflowTypeVersion);
+        const type = types.workflow[activityTypeKey(workflowType)] ?? null;
+        const typeProblem = runTypeProblem(type);
+        const resolved = type ? resolveRunSettings(a, type.config as WorkflowTypeConfig) : undefined;
+        const cause = typeProblem ?? (resolved && 'missing' in resolved ? resolved.cause : undefined);
+        if (cause || !resolved || 'missing' in resolved) { add('ContinueAsNewWorkflowExecutionFailed', { cause, decisionTaskCompletedEventId: dtc }); break; }
+        add('WorkflowExecutionContinuedAsNew', {
+          input: a.input, decisionTaskCompletedEventId: dtc, newExecutionRunId: newRunId(), ...resolved.settings,
+          tagList: a.tagList, workflowType,
+        });
+        break;
+      }
+      case 'StartChildWorkflowExecution': {
+        const type = types.workflow[activityTypeKey(a.workflowType)] ?? null;
+        const resolved = type ? resolveRunSettings(a, type.config as WorkflowTypeConfig) : undefined;
+        const cause = runTypeProblem(type)
+          ?? (Object.keys(cur.children).length >= MAX_OPEN_CHILDREN ? 'OPEN_CHILDREN_LIMIT_EXCEEDED' : undefined)
+          ?? (resolved && 'missing' in resolved ? resolved.cause : undefined);
+        if (cause || !resolved || 'missing' in resolved) {
+          add('StartChildWorkflowExecutionFailed', {
+            workflowType: a.workflowType, cause, workflowId: a.workflowId, initiatedEventId: 0, decisionTaskCompletedEventId: dtc, control: a.control,
+          });
+          break;
+        }
+        add('StartChildWorkflowExecutionInitiated', {
+          workflowId: a.workflowId, workflowType: a.workflowType, control: a.control, input: a.input, ...resolved.settings,
+          tagList: a.tagList, decisionTaskCompletedEventId: dtc,
+        });
+        break;
+      }
+      case 'SignalExternalWorkflowExecution':
+        add('SignalExternalWorkflowExecutionInitiated', {
+          workflowId: a.workflowId, runId: a.runId, signalName: a.signalName, input: a.input, control: a.control, decisionTaskCompletedEventId: dtc,
+        });
+        break;
+      case 'RequestCancelExternalWorkflowExecution':
+        add('RequestCancelExternalWorkflowExecutionInitiated', {
+          workflowId: a.workflowId, runId: a.runId, control: a.control, decisionTaskCompletedEventId: dtc,
+        });
+        break;
       case 'ScheduleLambdaFunction':
         add('ScheduleLambdaFunctionFailed', { id: a.id, name: a.name, cause: 'LAMBDA_SERVICE_NOT_AVAILABLE_IN_REGION', decisionTaskCompletedEventId: dtc });
         break;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { HistoryEvent } from '../../machines/history-event.js';
 import { foldHistory, type ExecutionState } from '../../machines/execution-state.js';
 import { Fault } from '../domain/faults.js';
-import { HistoryConflictError, type HistoryStore } from '../history/history-store.js';
+import { HistoryConflictError, TransitionTooLargeError, type HistoryStore } from '../history/history-store.js';
 import { EventBatch } from './event-batch.js';
 import { ExecutionActors, type MachineSet } from './execution-actors.js';
 
@@ -26,6 +26,8 @@ export interface ExecutionHost {
 }
 
 const APPEND_ATTEMPTS = 4;
+/** SWF's hard limit on events per run: past it the run is terminated (EVENT_LIMIT_EXCEEDED). */
+export const MAX_HISTORY_EVENTS = 25_000;
 
 /**
  * One live run: its history, its actors and the fence of its next append. Every change goes
@@ -118,14 +120,21 @@ export class Execution {
    * Builds one transition and persists it. Call inside `serial`. Adds the follow-up decision task
    * when the transition leaves the run open, with no decision task, and something to decide.
    */
-  async commit(build: (s: ExecutionState, b: EventBatch) => void): Promise<HistoryEvent[]> {
+  async commit(build: (s: ExecutionState, b: EventBatch) => void, atLimit = false): Promise<HistoryEvent[]> {
     const state = this.state;
     const batch = new EventBatch(state.lastEventId + 1, this.host.machines.clock.now());
     build(state, batch);
     if (batch.events.length === 0) return [];
+    if (!atLimit && state.lastEventId + batch.events.length >= MAX_HISTORY_EVENTS) {
+      // The last slot goes to the termination.
+      await this.commit((s, b) => { b.add('WorkflowExecutionTerminated', { childPolicy: s.started.childPolicy, cause: 'EVENT_LIMIT_EXCEEDED' }); }, true);
+      throw new Fault('UnknownResourceFault', `execution terminated: its history reached ${MAX_HISTORY_EVENTS} events`);
+    }
     const after = foldHistory(batch.events, state);
     if (after.closeStatus === null && after.decision === null && after.needsDecision) {
-      batch.add('DecisionTaskScheduled', {
+      // The follow-up decision task would be event 25,000: the termination takes that slot instead.
+      if (batch.peekNextId >= MAX_HISTORY_EVENTS) batch.add('WorkflowExecutionTerminated', { childPolicy: state.started.childPolicy, cause: 'EVENT_LIMIT_EXCEEDED' });
+      else batch.add('DecisionTaskScheduled', {
         taskList: { name: after.decisionTaskList },
         taskPriority: state.started.taskPriority,
         startToCloseTimeout: state.started.taskStartToCloseTimeout,
@@ -146,6 +155,9 @@ export class Execution {
         this.lastSeq = await this.host.store.append(subject, this.key.runId, events, this.lastSeq, this.writer);
         return;
       } catch (e) {
+        if (e instanceof TransitionTooLargeError) {
+          throw new Fault('ValidationException', `this request would add ${e.bytes} bytes of history in one transition; the limit is about 960 KB`);
+        }
         lastErr = e;
         if (e instanceof HistoryConflictError) break;
         await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));

@@ -6,16 +6,27 @@ import type { TaskQueues } from '../matching/task-queues.js';
 import type { Nats } from '../nats/infrastructure.js';
 import { encode, decode } from '../nats/codec.js';
 import { kvToken } from '../nats/subjects.js';
-import { foldHistory, type ExecutionState } from '../../machines/execution-state.js';
+import { CLOSE_EVENTS, foldHistory, type ExecutionState } from '../../machines/execution-state.js';
 import type { HeartbeatMark, MachineSet } from './execution-actors.js';
 import { Execution, type ExecutionHost, type RunKey } from './execution.js';
 import { DeadlineQueue } from './deadline-queue.js';
+import type { Registry } from '../registry/registry.js';
+
+/** Effects of a transition on other runs; the service layer provides them (they call other owners). */
+export interface RunEffects {
+  /** After a persisted transition: start children, signal or cancel other runs, hand over on continue-as-new. */
+  afterCommit(run: Execution, events: readonly HistoryEvent[]): void;
+  /** After a rebuild: drive again what was initiated but not answered before a crash. */
+  resume(run: Execution): void;
+}
 
 /** The open run of a workflowId, kept in KV `af_runs` (its create is the uniqueness check). */
 export interface OpenRunRecord {
   runId: string;
   partition: number;
   startedAt: number;
+  /** For a child run: the parent run and its StartChildWorkflowExecutionInitiated event. */
+  parent?: { runId: string; initiatedEventId: number };
 }
 
 /** A run's history and fold, for reads of runs that are not (or no longer) live here. */
@@ -46,9 +57,18 @@ function keyOf(id: string, partition: number): RunKey {
 export interface OwnerOptions {
   /** Put a run to sleep (drop its actors and history from memory) after this long without work. */
   sleepAfterMs: number;
+  /** Domains and types (decisions that start runs read workflow types). */
+  registry?: Registry;
+  /** What runs do to other runs after a transition (children, external signals, continue-as-new). */
+  effects?: RunEffects;
   /** Called once a closed run has left memory (retention bookkeeping). */
   onClosed?: (run: Execution) => Promise<void>;
+  /** Called when a run starts, closes or gets cancelRequested, and for every recovered run (visibility). */
+  onVisibility?: (run: Execution) => Promise<void>;
 }
+
+/** Events that change what the visibility queries show about a run. */
+const VISIBLE = new Set(['WorkflowExecutionStarted', 'WorkflowExecutionCancelRequested', ...Object.keys(CLOSE_EVENTS)]);
 
 const RECOVERY_CONCURRENCY = 64;
 
@@ -86,6 +106,16 @@ export class PartitionOwner implements ExecutionHost {
 
   private static id(k: { domain: string; workflowId: string; runId: string }): string {
     return `${k.domain}\u0000${k.workflowId}\u0000${k.runId}`;
+  }
+
+  /** Wires the cross-run effects (they need the router, which needs this owner). */
+  useEffects(effects: RunEffects): void {
+    this.opts.effects = effects;
+  }
+
+  get registry(): Registry {
+    if (!this.opts.registry) throw new Error('PartitionOwner has no registry');
+    return this.opts.registry;
   }
 
   get liveCount(): number {
@@ -161,13 +191,19 @@ export class PartitionOwner implements ExecutionHost {
     const run = new Execution(key, this, history);
     this.sleeping.delete(id);
     run.actors.restoreHeartbeats(sleeper?.heartbeats, this.machines.clock.now());
+    if (!sleeper) await this.visibility(run);
     if (run.isClosed) {
+      // Closed but not cleaned up (a crash came in between): redo what follows a close.
+      this.opts.effects?.afterCommit(run, run.events.slice(-1));
       await this.afterClose(run);
       return undefined;
     }
     this.live.set(id, run);
-    // A sleeping run's tasks are still queued; after a crash they are queued again (msgID dedupes).
-    if (!sleeper) await this.requeueUnstarted(run);
+    // A sleeping run's tasks are still queued; after a crash they are queued again.
+    if (!sleeper) {
+      await this.requeueUnstarted(run);
+      this.opts.effects?.resume(run);
+    }
     return run;
   }
 
@@ -221,9 +257,15 @@ export class PartitionOwner implements ExecutionHost {
       while (i < rebuilt.length) {
         const run = rebuilt[i++]!;
         const id = PartitionOwner.id(run.key);
-        if (run.isClosed) { await this.afterClose(run); continue; }
+        await this.visibility(run);
+        if (run.isClosed) {
+          this.opts.effects?.afterCommit(run, run.events.slice(-1));
+          await this.afterClose(run);
+          continue;
+        }
         this.live.set(id, run);
         await this.requeueUnstarted(run);
+        this.opts.effects?.resume(run);
         // Rebuilt runs sleep at once (deadlines armed in the wake-up heap): recovering many runs
         // does not need memory for all of them at the same time.
         this.sleep(id, run);
@@ -237,9 +279,10 @@ export class PartitionOwner implements ExecutionHost {
     return `${PartitionOwner.id(run.key)}\u0000${kind}${scheduledEventId}`;
   }
 
-  private async enqueue(run: Execution, kind: 'd' | 'a', e: HistoryEvent): Promise<void> {
+  private async enqueue(run: Execution, kind: 'd' | 'a', e: HistoryEvent, again = false): Promise<void> {
     const taskList = (e.attrs.taskList as { name: string }).name;
-    const seq = await this.queues.dispatch({ ...run.key, kind, taskList, scheduledEventId: e.id });
+    const t = { ...run.key, kind, taskList, scheduledEventId: e.id };
+    const seq = await (again ? this.queues.requeue(t) : this.queues.dispatch(t));
     if (seq !== undefined) this.taskSeqs.set(this.taskKey(run, kind, e.id), seq);
   }
 
@@ -250,15 +293,24 @@ export class PartitionOwner implements ExecutionHost {
     if (seq !== undefined) await this.queues.remove(seq);
   }
 
-  /** After a rebuild, tasks that were scheduled but never started go back on their queues (msgID dedupes). */
+  /**
+   * After a rebuild, tasks that were scheduled but never started go back on their queues (a message
+   * still held for a dead node's poller is replaced, see TaskQueues.requeue).
+   */
   private async requeueUnstarted(run: Execution): Promise<void> {
     const s = run.state;
     const byId = new Map(run.events.map((e) => [e.id, e]));
-    if (s.decision && s.decision.startedEventId === null) await this.enqueue(run, 'd', byId.get(s.decision.scheduledEventId)!);
-    for (const a of Object.values(s.activities)) if (a.startedEventId === null) await this.enqueue(run, 'a', byId.get(a.scheduledEventId)!);
+    if (s.decision && s.decision.startedEventId === null) await this.enqueue(run, 'd', byId.get(s.decision.scheduledEventId)!, true);
+    for (const a of Object.values(s.activities)) if (a.startedEventId === null) await this.enqueue(run, 'a', byId.get(a.scheduledEventId)!, true);
+  }
+
+  /** Publishes the run's visibility record (before a closed run frees its workflowId). */
+  private async visibility(run: Execution): Promise<void> {
+    await this.opts.onVisibility?.(run).catch((err) => this.log.warn({ err, ...run.key }, 'visibility update failed'));
   }
 
   async afterCommit(run: Execution, events: readonly HistoryEvent[]): Promise<void> {
+    const visible = events.some((e) => VISIBLE.has(e.type)) ? this.visibility(run) : undefined;
     for (const e of events) {
       switch (e.type) {
         case 'DecisionTaskScheduled': await this.enqueue(run, 'd', e); break;
@@ -271,6 +323,8 @@ export class PartitionOwner implements ExecutionHost {
         default: break;
       }
     }
+    await visible;
+    this.opts.effects?.afterCommit(run, events);
     if (run.isClosed) await this.afterClose(run);
   }
 
@@ -286,7 +340,10 @@ export class PartitionOwner implements ExecutionHost {
     }
     const rk = runsKey(run.key.domain, run.key.workflowId);
     const entry = await this.nats.runs.get(rk);
-    if (entry && entry.operation === 'PUT' && decode<OpenRunRecord>(entry.value).runId === run.key.runId) {
+    // Continued as new: the workflowId passes straight to the successor (handOver); freeing it here
+    // would race with that hand-over and let another start take the workflowId in between.
+    const continued = run.state.closeStatus === 'CONTINUED_AS_NEW';
+    if (!continued && entry && entry.operation === 'PUT' && decode<OpenRunRecord>(entry.value).runId === run.key.runId) {
       await this.nats.runs.delete(rk, { previousSeq: entry.revision }).catch(() => undefined);
     }
     await this.opts.onClosed?.(run).catch((err) => this.log.warn({ err, ...run.key }, 'close bookkeeping failed'));
@@ -313,6 +370,26 @@ export class PartitionOwner implements ExecutionHost {
       }
       throw e;
     }
+  }
+
+  /** The open run of a workflowId as af_runs records it, or undefined. */
+  async openRun(domain: string, workflowId: string): Promise<(OpenRunRecord & { revision: number }) | undefined> {
+    const e = await this.nats.runs.get(runsKey(domain, workflowId));
+    if (!e || e.operation !== 'PUT') return undefined;
+    return { ...decode<OpenRunRecord>(e.value), revision: e.revision };
+  }
+
+  /**
+   * Continue-as-new: hands the workflowId from the closing run to its successor. Idempotent (a
+   * retry after a crash finds the successor already recorded).
+   */
+  async handOver(domain: string, workflowId: string, fromRunId: string, rec: OpenRunRecord): Promise<number | undefined> {
+    const cur = await this.openRun(domain, workflowId);
+    if (cur?.runId === rec.runId) return undefined;
+    const value = encode({ ...rec, domain, workflowId });
+    if (!cur) return this.nats.runs.create(runsKey(domain, workflowId), value);
+    if (cur.runId !== fromRunId) throw new Fault('WorkflowExecutionAlreadyStartedFault', `Workflow execution already started: workflowId=${workflowId}`);
+    return this.nats.runs.update(runsKey(domain, workflowId), value, cur.revision);
   }
 
   async release(domain: string, workflowId: string, revision: number): Promise<void> {

@@ -11,6 +11,8 @@ const DAY_MS = 86_400_000;
 interface RetentionRecord {
   history: string;
   expireAt: number;
+  /** The run's AF_VISIBILITY subject, purged with its history. */
+  visibility?: string;
 }
 
 /** Milliseconds a domain keeps closed runs: "NONE" and "0" keep nothing (SWF), else N days. */
@@ -33,8 +35,8 @@ export class Retention {
   }
 
   /** Records a closed run; its history stays readable until `closedAt + retention`. */
-  async schedule(partition: number, history: string, closedAt: number, retention: number): Promise<void> {
-    const rec: RetentionRecord = { history, expireAt: closedAt + retention };
+  async schedule(partition: number, history: string, closedAt: number, retention: number, visibility?: string): Promise<void> {
+    const rec: RetentionRecord = { history, expireAt: closedAt + retention, visibility };
     const ack = await this.js.publish(this.s.retention(partition), encode(rec), { msgID: `ret:${history}:${rec.expireAt}` });
     this.track(rec, ack.seq);
   }
@@ -76,6 +78,7 @@ export class Retention {
     this.records.delete(id);
     try {
       await this.jsm.streams.purge(this.s.streams.history, { filter: entry.rec.history });
+      if (entry.rec.visibility) await this.jsm.streams.purge(this.s.streams.visibility, { filter: entry.rec.visibility });
       await this.jsm.streams.deleteMessage(this.s.streams.retention, entry.seq, false);
     } catch (err) {
       this.log.warn({ err, history: entry.rec.history }, 'retention cleanup failed; retrying in a minute');

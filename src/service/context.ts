@@ -5,6 +5,7 @@ import type { EngineClock } from '../runtime/clock.js';
 import type { Router } from '../runtime/router.js';
 import type { HistoryStore } from '../history/history-store.js';
 import type { Subjects } from '../nats/subjects.js';
+import type { VisibilityIndex } from '../visibility/visibility-index.js';
 
 /** Everything an operation needs; built once per node and shared by both transports. */
 export interface ServiceContext {
@@ -12,6 +13,8 @@ export interface ServiceContext {
   router: Router;
   queues: TaskQueues;
   store: HistoryStore;
+  /** This node's view of AF_VISIBILITY (List/Count Open/Closed WorkflowExecutions). */
+  visibility: VisibilityIndex;
   subjects: Subjects;
   clock: EngineClock;
   log: Logger;

@@ -30,6 +30,7 @@ export function executionInfo(v: RunView): Record<string, unknown> {
     closeStatus: s.closeStatus ?? undefined,
     tagList: s.started.tagList,
     cancelRequested: s.cancelRequested,
+    parent: s.started.parentWorkflowExecution,
   };
 }
 
@@ -52,7 +53,7 @@ export async function describeOnOwner(owner: PartitionOwner, key: RunKey): Promi
       openActivityTasks: open ? Object.keys(s.activities).length : 0,
       openDecisionTasks: open && s.decision ? 1 : 0,
       openTimers: open ? Object.keys(s.timers).length : 0,
-      openChildWorkflowExecutions: 0,
+      openChildWorkflowExecutions: open ? Object.keys(s.children).length : 0,
       openLambdaFunctions: 0,
     },
     latestActivityTaskTimestamp: s.latestActivityTaskTimestamp === null ? undefined : seconds(s.latestActivityTaskTimestamp),

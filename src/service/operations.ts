@@ -22,6 +22,13 @@ import {
 import { describeOnOwner, describeWorkflowExecution } from './describe-workflow-execution.js';
 import { getWorkflowExecutionHistory, historyOnOwner } from './get-workflow-execution-history.js';
 import { countPendingActivityTasks, countPendingDecisionTasks } from './count-pending-tasks.js';
+import { signalOnOwner, signalWorkflowExecution } from './signal-workflow-execution.js';
+import { requestCancelOnOwner, requestCancelWorkflowExecution } from './request-cancel-workflow-execution.js';
+import { terminateOnOwner, terminateWorkflowExecution } from './terminate-workflow-execution.js';
+import { notifyOnOwner } from './notify-run.js';
+import { listClosedWorkflowExecutions, listOpenWorkflowExecutions } from './list-workflow-executions.js';
+import { countClosedWorkflowExecutions, countOpenWorkflowExecutions } from './count-workflow-executions.js';
+import { listTagsForResource, tagResource, untagResource } from './domain-tags.js';
 
 /** Every API action, by its AWS name; both transports dispatch through this table. */
 export const OPERATIONS: Readonly<Record<string, Operation>> = {
@@ -54,6 +61,16 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
   GetWorkflowExecutionHistory: getWorkflowExecutionHistory,
   CountPendingDecisionTasks: countPendingDecisionTasks,
   CountPendingActivityTasks: countPendingActivityTasks,
+  SignalWorkflowExecution: signalWorkflowExecution,
+  RequestCancelWorkflowExecution: requestCancelWorkflowExecution,
+  TerminateWorkflowExecution: terminateWorkflowExecution,
+  ListOpenWorkflowExecutions: listOpenWorkflowExecutions,
+  ListClosedWorkflowExecutions: listClosedWorkflowExecutions,
+  CountOpenWorkflowExecutions: countOpenWorkflowExecutions,
+  CountClosedWorkflowExecutions: countClosedWorkflowExecutions,
+  TagResource: tagResource,
+  UntagResource: untagResource,
+  ListTagsForResource: listTagsForResource,
 };
 
 /** Work that runs on the owner of an execution's partition. */
@@ -66,4 +83,8 @@ export const OWNER_OPS: Readonly<Record<string, OwnerOp>> = {
   activityResponse: activityResponseOnOwner,
   describe: describeOnOwner,
   history: historyOnOwner,
+  signal: signalOnOwner,
+  requestCancel: requestCancelOnOwner,
+  terminate: terminateOnOwner,
+  notify: notifyOnOwner,
 };

@@ -1,24 +1,18 @@
 import { Fault } from '../domain/faults.js';
 import { InputReader } from '../domain/validate.js';
+import { CHILD_POLICIES } from '../domain/decisions.js';
 import { Registry, RegistryConflictError } from '../registry/registry.js';
 import type { ActivityTypeConfig, TypeKind, TypeRecord, WorkflowTypeConfig } from '../registry/records.js';
 import type { ServiceContext } from './context.js';
 import { requireDomain, typeLabel } from './domain-lookup.js';
 
-const CHILD_POLICIES = ['TERMINATE', 'REQUEST_CANCEL', 'ABANDON'] as const;
-
-function priority(r: InputReader, name: string): string | undefined {
-  const v = r.str(name, { max: 11 });
-  if (v !== undefined && !(/^-?\d+$/.test(v) && Math.abs(Number(v)) <= 2 ** 31 - 1)) r.problem(name, v, 'Member must be a 32-bit integer');
-  return v;
-}
 
 function workflowConfig(r: InputReader): WorkflowTypeConfig {
   return {
     defaultTaskStartToCloseTimeout: r.duration('defaultTaskStartToCloseTimeout', { allowNone: true }),
     defaultExecutionStartToCloseTimeout: r.duration('defaultExecutionStartToCloseTimeout', { allowNone: false }),
     defaultTaskList: r.taskList('defaultTaskList', false),
-    defaultTaskPriority: priority(r, 'defaultTaskPriority'),
+    defaultTaskPriority: r.priority('defaultTaskPriority'),
     defaultChildPolicy: r.str('defaultChildPolicy', { max: 16, oneOf: CHILD_POLICIES }),
     defaultLambdaRole: r.str('defaultLambdaRole', { min: 1, max: 1224 }),
   };
@@ -29,13 +23,12 @@ function activityConfig(r: InputReader): ActivityTypeConfig {
     defaultTaskStartToCloseTimeout: r.duration('defaultTaskStartToCloseTimeout', { allowNone: true }),
     defaultTaskHeartbeatTimeout: r.duration('defaultTaskHeartbeatTimeout', { allowNone: true }),
     defaultTaskList: r.taskList('defaultTaskList', false),
-    defaultTaskPriority: priority(r, 'defaultTaskPriority'),
+    defaultTaskPriority: r.priority('defaultTaskPriority'),
     defaultTaskScheduleToStartTimeout: r.duration('defaultTaskScheduleToStartTimeout', { allowNone: true }),
     defaultTaskScheduleToCloseTimeout: r.duration('defaultTaskScheduleToCloseTimeout', { allowNone: true }),
   };
 }
 
-export { priority as readPriority, CHILD_POLICIES };
 
 const MAX_TYPES = 10_000;
 

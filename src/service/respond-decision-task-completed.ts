@@ -2,7 +2,8 @@ import { readDecisions, type Decision } from '../domain/decisions.js';
 import { Fault } from '../domain/faults.js';
 import { decodeTaskToken, type TaskRef } from '../domain/task-token.js';
 import { InputReader } from '../domain/validate.js';
-import { activityTypeKey, applyDecisions, type ActivityTypes } from '../runtime/decide.js';
+import { randomUUID } from 'node:crypto';
+import { activityTypeKey, applyDecisions, continuedType, type DecisionTypes } from '../runtime/decide.js';
 import type { PartitionOwner } from '../runtime/partition-owner.js';
 import type { ServiceContext } from './context.js';
 
@@ -12,7 +13,6 @@ interface CompleteDecision {
   decisions: Decision[];
   executionContext?: string;
   taskList?: { name: string };
-  types: ActivityTypes;
 }
 
 export async function respondDecisionTaskCompleted(ctx: ServiceContext, input: unknown): Promise<object> {
@@ -23,16 +23,8 @@ export async function respondDecisionTaskCompleted(ctx: ServiceContext, input: u
   r.duration('taskListScheduleToStartTimeout', { allowNone: true });
   const decisions = readDecisions(r);
   const ref = decodeTaskToken(token, 'd');
-  // Registry reads happen here, so the owner applies the batch without waiting on KV.
-  const types: ActivityTypes = {};
-  for (const d of decisions) {
-    if (d.type !== 'ScheduleActivityTask') continue;
-    const k = activityTypeKey(d.attrs.activityType);
-    if (k in types) continue;
-    types[k] = (await ctx.registry.type('activity', ref.domain, d.attrs.activityType.name, d.attrs.activityType.version)).value;
-  }
   const partition = ctx.router.partitionOf(ref.domain, ref.workflowId);
-  return ctx.router.call(partition, 'completeDecision', { ref, partition, decisions, executionContext, taskList, types } satisfies CompleteDecision);
+  return ctx.router.call(partition, 'completeDecision', { ref, partition, decisions, executionContext, taskList } satisfies CompleteDecision);
 }
 
 export const unknownDecisionTask = (ref: TaskRef) => new Fault('UnknownResourceFault', `Unknown decision task, scheduledEventId = ${ref.scheduledEventId}`);
@@ -42,6 +34,16 @@ export async function completeDecisionOnOwner(owner: PartitionOwner, a: Complete
   const { ref } = a;
   const run = await owner.open({ ...ref, partition: a.partition });
   if (!run) throw unknownDecisionTask(ref);
+  // Type records are read before the run's turn (the registry is cached), so the batch applies at once.
+  const types: DecisionTypes = { activity: {}, workflow: {} };
+  for (const d of a.decisions) {
+    const [kind, t] = d.type === 'ScheduleActivityTask' ? ['activity', d.attrs.activityType] as const
+      : d.type === 'StartChildWorkflowExecution' ? ['workflow', d.attrs.workflowType] as const
+        : d.type === 'ContinueAsNewWorkflowExecution' ? ['workflow', continuedType(run.state, d.attrs.workflowTypeVersion)] as const
+          : [undefined, undefined];
+    if (!kind || activityTypeKey(t) in types[kind]) continue;
+    types[kind][activityTypeKey(t)] = (await owner.registry.type(kind, ref.domain, t.name, t.version)).value;
+  }
   return run.serial(async () => {
     const d = run.state.decision;
     if (!d || d.scheduledEventId !== ref.scheduledEventId || d.startedEventId !== ref.startedEventId
@@ -52,7 +54,7 @@ export async function completeDecisionOnOwner(owner: PartitionOwner, a: Complete
         scheduledEventId: ref.scheduledEventId, startedEventId: ref.startedEventId,
         executionContext: a.executionContext, taskList: a.taskList,
       });
-      applyDecisions(s, b, dtc, a.decisions, a.types, unhandled);
+      applyDecisions(s, b, dtc, a.decisions, types, unhandled, () => randomUUID().replaceAll('-', ''));
     });
     return {};
   });

@@ -6,7 +6,8 @@ import type { PartitionOwner } from '../runtime/partition-owner.js';
 import { EventBatch } from '../runtime/event-batch.js';
 import type { ServiceContext } from './context.js';
 import { requireDomain, requireType, typeLabel } from './domain-lookup.js';
-import { CHILD_POLICIES, readPriority } from './register-type.js';
+import { CHILD_POLICIES } from '../domain/decisions.js';
+import { resolveRunSettings } from '../domain/run-settings.js';
 
 /** What the owner needs to start a run: everything resolved and validated. */
 export interface StartRun {
@@ -14,6 +15,10 @@ export interface StartRun {
   workflowId: string;
   partition: number;
   attrs: Record<string, unknown>;
+  /** A child run: its parent (also recorded in WorkflowExecutionStarted). */
+  parent?: { workflowId: string; runId: string; initiatedEventId: number };
+  /** Continue-as-new: the successor's runId (chosen by the closing run) and the run it replaces. */
+  continues?: { runId: string; from: string };
 }
 
 export async function startWorkflowExecution(ctx: ServiceContext, input: unknown): Promise<object> {
@@ -22,14 +27,10 @@ export async function startWorkflowExecution(ctx: ServiceContext, input: unknown
   const workflowId = r.id('workflowId', true);
   const workflowType = r.type('workflowType', true);
   const taskList = r.taskList('taskList', false);
-  const taskPriority = readPriority(r, 'taskPriority');
+  const taskPriority = r.priority('taskPriority');
   const wfInput = r.data('input');
   const executionStartToCloseTimeout = r.duration('executionStartToCloseTimeout', { allowNone: false });
-  const tagList = r.list('tagList', { max: 5 }, (_t, item) => {
-    if (typeof item !== 'string') throw new Fault('SerializationException', 'tagList members must be strings');
-    if (item.length > 256) r.problem('tagList', item, 'Member must have length less than or equal to 256');
-    return item;
-  });
+  const tagList = r.tags();
   const taskStartToCloseTimeout = r.duration('taskStartToCloseTimeout', { allowNone: true });
   const childPolicy = r.str('childPolicy', { max: 16, oneOf: CHILD_POLICIES });
   const lambdaRole = r.str('lambdaRole', { min: 1, max: 1224 });
@@ -38,35 +39,41 @@ export async function startWorkflowExecution(ctx: ServiceContext, input: unknown
   if (dom.value.status === 'DEPRECATED') throw new Fault('DomainDeprecatedFault', `Domain is deprecated: ${domain}`);
   const type = await requireType(ctx, 'workflow', domain, workflowType);
   if (type.value.status === 'DEPRECATED') throw new Fault('TypeDeprecatedFault', `Type is deprecated: ${typeLabel('workflow', workflowType)}`);
-  const d = type.value.config as WorkflowTypeConfig;
-  const resolved = {
-    taskList: taskList ?? d.defaultTaskList,
-    executionStartToCloseTimeout: executionStartToCloseTimeout ?? d.defaultExecutionStartToCloseTimeout,
-    taskStartToCloseTimeout: taskStartToCloseTimeout ?? d.defaultTaskStartToCloseTimeout,
-    childPolicy: childPolicy ?? d.defaultChildPolicy,
-  };
-  for (const [field, value] of Object.entries(resolved)) {
-    if (value === undefined) throw new Fault('DefaultUndefinedFault', `No default value for ${field}: set it on the call or register it on the workflow type`);
+  const resolved = resolveRunSettings({ taskList, executionStartToCloseTimeout, taskStartToCloseTimeout, childPolicy, taskPriority, lambdaRole },
+    type.value.config as WorkflowTypeConfig);
+  if ('missing' in resolved) {
+    throw new Fault('DefaultUndefinedFault', `No default value for ${resolved.missing}: set it on the call or register it on the workflow type`);
   }
   const partition = ctx.router.partitionOf(domain, workflowId);
-  const run: StartRun = {
-    domain, workflowId, partition,
-    attrs: {
-      input: wfInput, ...resolved, taskPriority: taskPriority ?? d.defaultTaskPriority ?? '0',
-      workflowType, tagList, lambdaRole: lambdaRole ?? d.defaultLambdaRole,
-    },
-  };
+  const run: StartRun = { domain, workflowId, partition, attrs: { input: wfInput, ...resolved.settings, workflowType, tagList } };
   return ctx.router.call<{ runId: string }>(partition, 'start', run);
 }
 
 /** Owner side: reserve the workflowId, persist the first transition, bring the run to life. */
 export async function startRunOnOwner(owner: PartitionOwner, run: StartRun): Promise<{ runId: string }> {
-  const runId = randomUUID().replaceAll('-', '');
+  const runId = run.continues?.runId ?? randomUUID().replaceAll('-', '');
   const at = owner.machines.clock.now();
-  const revision = await owner.reserve(run.domain, run.workflowId, { runId, partition: run.partition, startedAt: at });
+  const rec = {
+    runId, partition: run.partition, startedAt: at,
+    parent: run.parent && { runId: run.parent.runId, initiatedEventId: run.parent.initiatedEventId },
+  };
+  if (run.parent) {
+    // A retried child start (after a crash) finds its own run already there.
+    const cur = await owner.openRun(run.domain, run.workflowId);
+    if (cur?.parent?.runId === run.parent.runId && cur.parent.initiatedEventId === run.parent.initiatedEventId) return { runId: cur.runId };
+  }
+  const revision = run.continues
+    ? await owner.handOver(run.domain, run.workflowId, run.continues.from, rec)
+    : await owner.reserve(run.domain, run.workflowId, rec);
+  if (revision === undefined) return { runId };
   const key = { domain: run.domain, workflowId: run.workflowId, runId, partition: run.partition };
   const batch = new EventBatch(1, at);
-  batch.add('WorkflowExecutionStarted', run.attrs);
+  batch.add('WorkflowExecutionStarted', {
+    ...run.attrs,
+    continuedExecutionRunId: run.continues?.from,
+    parentWorkflowExecution: run.parent && { workflowId: run.parent.workflowId, runId: run.parent.runId },
+    parentInitiatedEventId: run.parent?.initiatedEventId,
+  });
   batch.add('DecisionTaskScheduled', {
     taskList: run.attrs.taskList, taskPriority: run.attrs.taskPriority, startToCloseTimeout: run.attrs.taskStartToCloseTimeout,
   });

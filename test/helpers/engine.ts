@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { startNode, type EngineNode } from '../../src/node.js';
+import { startNode, type EngineNode, type StartOptions } from '../../src/node.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { attributesOf, type WireEvent } from '../../src/sdk/client.js';
 import { startNatsServer } from './nats-server.js';
@@ -13,9 +13,9 @@ export interface TestEngine {
 }
 
 /** A real nats-server on a random port, one engine node and a client; call stop() in afterAll. */
-export async function startTestEngine(opts: { partitions?: number; sleepAfterMs?: number } = {}): Promise<TestEngine> {
+export async function startTestEngine(opts: { partitions?: number; sleepAfterMs?: number; http?: StartOptions['http'] } = {}): Promise<TestEngine> {
   const server = await startNatsServer();
-  const node = await startNode({ natsUrl: server.url, partitions: opts.partitions ?? 4, sleepAfterMs: opts.sleepAfterMs, logger: pino({ level: process.env.AF_TEST_LOG ?? 'silent' }) });
+  const node = await startNode({ natsUrl: server.url, partitions: opts.partitions ?? 4, sleepAfterMs: opts.sleepAfterMs, http: opts.http, logger: pino({ level: process.env.AF_TEST_LOG ?? 'silent' }) });
   const client = await ActorFlowClient.connect({ servers: server.url });
   return {
     url: server.url, node, client,

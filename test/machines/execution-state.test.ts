@@ -21,7 +21,7 @@ describe('execution state fold', () => {
     expect(a).toEqual({
       lastEventId: 0, startedAt: 0, closedAt: null, closeStatus: null, started: {}, decisionTaskList: '',
       decision: null, needsDecision: false, previousStartedEventId: 0, activities: {}, timers: {},
-      cancelRequested: false, latestActivityTaskTimestamp: null, latestExecutionContext: null,
+      children: {}, externals: {}, cancelRequested: false, latestActivityTaskTimestamp: null, latestExecutionContext: null,
     });
     a.activities.x = { activityId: 'x', scheduledEventId: 1, startedEventId: null, cancelRequested: false };
     expect(initialExecutionState().activities).toEqual({});
@@ -141,6 +141,8 @@ describe('execution state fold', () => {
         previousStartedEventId: 16,
         activities: {},
         timers: {},
+        children: {},
+        externals: {},
         cancelRequested: false,
         latestActivityTaskTimestamp: T0 + 3_200,
         latestExecutionContext: 'step=ship',
@@ -200,6 +202,33 @@ describe('execution state fold', () => {
       expect(s.decision).toBeNull();
       expect(s.needsDecision).toBe(true);
       expect(s.previousStartedEventId).toBe(0);
+    });
+  });
+
+  describe('children and external requests', () => {
+    it('tracks a child from its initiation through its start to its close', () => {
+      let s = quiet();
+      s = foldEvent(s, e('StartChildWorkflowExecutionInitiated', 5, T0 + 1_000, { workflowId: 'kid', workflowType: { name: 'k', version: '1' } }));
+      expect(s.children[5]).toEqual({ initiatedEventId: 5, workflowId: 'kid', runId: null, startedEventId: 0 });
+      s = foldEvent(s, e('ChildWorkflowExecutionStarted', 6, T0 + 1_100, { initiatedEventId: 5, workflowExecution: { workflowId: 'kid', runId: 'r1' } }));
+      expect(s.children[5]).toEqual({ initiatedEventId: 5, workflowId: 'kid', runId: 'r1', startedEventId: 6 });
+      s = foldEvent(s, e('ChildWorkflowExecutionCompleted', 7, T0 + 1_200, { initiatedEventId: 5, startedEventId: 6 }));
+      expect(s.children).toEqual({});
+    });
+
+    it('drops a child that failed to start', () => {
+      let s = foldEvent(quiet(), e('StartChildWorkflowExecutionInitiated', 5, T0, { workflowId: 'kid' }));
+      s = foldEvent(s, e('StartChildWorkflowExecutionFailed', 6, T0, { initiatedEventId: 5, cause: 'WORKFLOW_ALREADY_RUNNING' }));
+      expect(s.children).toEqual({});
+    });
+
+    it('keeps external signals and cancel requests pending until they are answered', () => {
+      let s = foldEvent(quiet(), e('SignalExternalWorkflowExecutionInitiated', 5, T0, { workflowId: 'o', signalName: 'go' }));
+      s = foldEvent(s, e('RequestCancelExternalWorkflowExecutionInitiated', 6, T0, { workflowId: 'o' }));
+      expect(s.externals).toEqual({ 5: { initiatedEventId: 5, kind: 'signal' }, 6: { initiatedEventId: 6, kind: 'cancel' } });
+      s = foldEvent(s, e('ExternalWorkflowExecutionSignaled', 7, T0, { initiatedEventId: 5 }));
+      s = foldEvent(s, e('RequestCancelExternalWorkflowExecutionFailed', 8, T0, { initiatedEventId: 6, cause: 'UNKNOWN_EXTERNAL_WORKFLOW_EXECUTION' }));
+      expect(s.externals).toEqual({});
     });
   });
 
