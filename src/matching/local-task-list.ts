@@ -34,6 +34,7 @@ export class LocalTaskList {
 
   /** Waits for a task until `deadline` (epoch ms); null when none came. */
   wait(deadline: number): Promise<Delivery | null> {
+    if (this.closed) return Promise.resolve(null);
     return new Promise((resolve) => {
       const waiter: Waiter = {
         resolve,
@@ -80,7 +81,10 @@ export class LocalTaskList {
   }
 
   /** Ends every wait at once (shutdown). */
+  private closed = false;
+
   close(): void {
+    this.closed = true;
     for (const w of this.waiters.splice(0)) {
       clearTimeout(w.timer);
       w.resolve(null);

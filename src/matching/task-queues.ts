@@ -97,6 +97,7 @@ export class TaskQueues {
     let l = this.lists.get(k);
     if (!l) {
       l = new LocalTaskList(() => this.consumer(domain, kind, taskList), this.onError);
+      if (this.closed) l.close();
       this.lists.set(k, l);
     }
     return l;
@@ -139,7 +140,11 @@ export class TaskQueues {
     return info.num_pending + info.num_ack_pending;
   }
 
+  private closed = false;
+
+  /** Shutdown: every waiting poll answers empty now, and later polls answer empty at once. */
   close(): void {
+    this.closed = true;
     for (const l of this.lists.values()) l.close();
   }
 }
