@@ -1,5 +1,6 @@
 import { startEmbeddedNats, type EmbeddedNats } from './embedded-nats.js';
 import { startNode } from './node.js';
+import { httpOptionsFromCli } from './transport/http-options.js';
 import { ActorFlowClient } from './sdk/client.js';
 import { formatTimeline, registerOrderTypes, startOrderParticipants, ORDER_WORKFLOW } from './demo/order-fulfilment.js';
 
@@ -12,7 +13,9 @@ async function main(): Promise<number> {
   let embedded: EmbeddedNats | undefined;
   if (!process.env.NATS_URL) embedded = await startEmbeddedNats();
   const natsUrl = process.env.NATS_URL ?? embedded!.url;
-  const node = await startNode({ natsUrl });
+  // The AWS JSON 1.0 gateway on 127.0.0.1:${AF_HTTP_PORT:-8080} (--http-host/--http-port); not for the one-shot demo.
+  const http = demoOnly ? undefined : httpOptionsFromCli(process.argv.slice(2));
+  const node = await startNode({ natsUrl, http }).catch(async (e: unknown) => { await embedded?.stop(); throw e; });
   const client = await ActorFlowClient.connect({ servers: natsUrl, prefix: node.config.prefix });
   const domain = 'demo';
   await registerOrderTypes(client, domain);
@@ -42,7 +45,7 @@ async function main(): Promise<number> {
     await shutdown();
     return ok ? 0 : 1;
   }
-  console.log('\nengine serving on', natsUrl, '- press Ctrl-C to stop');
+  console.log('\nengine serving on', natsUrl, `and ${node.http?.url} (AWS JSON 1.0, SimpleWorkflowService)`, '- press Ctrl-C to stop');
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

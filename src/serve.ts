@@ -1,5 +1,6 @@
 import { startEmbeddedNats, type EmbeddedNats } from './embedded-nats.js';
 import { startNode } from './node.js';
+import { httpOptionsFromCli } from './transport/http-options.js';
 
 /**
  * An engine node without the demo: joins NATS_URL, or runs the embedded nats-server. SIGTERM or
@@ -8,9 +9,10 @@ import { startNode } from './node.js';
 async function serve(): Promise<void> {
   let embedded: EmbeddedNats | undefined;
   if (!process.env.NATS_URL) embedded = await startEmbeddedNats();
-  const node = await startNode({ natsUrl: process.env.NATS_URL ?? embedded!.url });
+  const node = await startNode({ natsUrl: process.env.NATS_URL ?? embedded!.url, http: httpOptionsFromCli(process.argv.slice(2)) })
+    .catch(async (e: unknown) => { await embedded?.stop(); throw e; });
   process.send?.({ ready: true });
-  console.log(JSON.stringify({ ready: true, nats: node.config.natsUrl }));
+  console.log(JSON.stringify({ ready: true, nats: node.config.natsUrl, http: node.http?.url }));
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

@@ -2,7 +2,7 @@
  * `npx tsx test/bench/list-executions.bench.ts`: List/Count Open WorkflowExecutions over 100,000 open
  * executions of one domain. The records go straight into the node's visibility index (and into
  * AF_VISIBILITY, to time a fresh index loading them); the queries go through the real API over NATS.
- * Prints p50/p99 per query in a table.
+ * Prints p50/p99 per query in a table (`node --expose-gc --import tsx …` adds the index's heap size).
  */
 import pino from 'pino';
 import { startNode } from '../../src/node.js';
@@ -74,10 +74,15 @@ for (const r of records) {
 }
 await Promise.all(inflight);
 const publishMs = performance.now() - s;
+const gc = (globalThis as { gc?: () => void }).gc;
+gc?.();
+const heapBefore = process.memoryUsage().heapUsed;
 s = performance.now();
 const fresh = new VisibilityIndex(js, jsm, subjects, pino({ level: 'silent' }));
 const loaded = await fresh.start();
 const loadMs = performance.now() - s;
+gc?.();
+const indexMb = (process.memoryUsage().heapUsed - heapBefore) / 1e6;
 fresh.stop();
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor((p / 100) * (xs.length - 1))]!;
@@ -85,7 +90,8 @@ console.log(`\n${N.toLocaleString('en')} open executions; ${ROUNDS} calls per ro
 console.log('| query | p50 ms | p99 ms |\n|---|---|---|');
 for (const [k, xs] of samples) console.log(`| ${k} | ${pct(xs, 50).toFixed(2)} | ${pct(xs, 99).toFixed(2)} |`);
 console.log(`\nindexing ${N.toLocaleString('en')} records in shuffled order: ${insertMs.toFixed(0)} ms; first page holds ${results['all (1,000 per page)']} infos`);
-console.log(`publishing them to AF_VISIBILITY: ${publishMs.toFixed(0)} ms; a fresh index loading ${loaded.toLocaleString('en')} records: ${loadMs.toFixed(0)} ms`);
+console.log(`publishing them to AF_VISIBILITY: ${publishMs.toFixed(0)} ms; a fresh index loading ${loaded.toLocaleString('en')} records: ${loadMs.toFixed(0)} ms, `
+  + (gc ? `${indexMb.toFixed(0)} MB of heap` : 'heap: run with node --expose-gc --import tsx'));
 await c.close();
 await node.stop();
 await server.stop();

@@ -36,7 +36,8 @@ export async function spawnEngine(natsUrl: string, env: Record<string, string> =
   const spawnedAt = Date.now();
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/serve.ts'], {
     cwd: ROOT,
-    env: { ...process.env, NATS_URL: natsUrl, AF_LOG_LEVEL: 'warn', ...env },
+    // AF_HTTP_PORT 0: the HTTP gateway on a free port, so a busy 8080 cannot fail the test.
+    env: { ...process.env, NATS_URL: natsUrl, AF_LOG_LEVEL: 'warn', AF_HTTP_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 

@@ -245,6 +245,29 @@ describe('the wire protocol', () => {
   });
 });
 
+describe('graceful stop', () => {
+  it('ends held polls with an empty answer, then closes the HTTP server', async () => {
+    const own = await startTestEngine({ http: { port: 0, accessKeys: {} } });
+    const ownPort = own.node.http!.port;
+    const client = swfClient(ownPort);
+    try {
+      const domain = uniqueDomain('http-stop');
+      await registerOrder(client, domain);
+      const held = client.send(new PollForDecisionTaskCommand({ domain, taskList: { name: DECISIONS } }));
+      await until(() => own.node.http!.inflightRequests === 1, { message: 'the poll is held' });
+      const t0 = Date.now();
+      await own.stop();
+      const empty = await held;
+      expect(empty.taskToken).toBeUndefined();
+      expect(Date.now() - t0).toBeLessThan(5000);
+      expect(await rejection(rawCall(ownPort, { target: 'SimpleWorkflowService.ListDomains', body: '{}' }))).toBeInstanceOf(TypeError);
+    } finally {
+      client.destroy();
+      await own.stop().catch(() => undefined);
+    }
+  });
+});
+
 describe('limits', () => {
   it('surfaces LimitExceededFault when the domain limit is reached', async () => {
     const own = await startTestEngine({ http: { port: 0, accessKeys: {} } });
