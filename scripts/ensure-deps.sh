@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Make sure the local toolchain is ready: npm dependencies installed and
-# matching package-lock.json, and a nats-server binary available.
+# matching package-lock.json, a nats-server binary, and (for the HTTP gateway
+# client tests) Debian's python3-boto3 and awscli.
 # Runs before every `npm start` / `npm test`, so it must be a fast no-op
 # when everything is already present.
 set -euo pipefail
@@ -22,25 +23,46 @@ if [[ ! -f node_modules/.package-lock.json || node_modules/.package-lock.json -o
   fi
 fi
 
-# --- nats-server -------------------------------------------------------------
+# --- system packages ----------------------------------------------------------
+# nats-server runs JetStream; python3-boto3 (/usr/bin/python3) and awscli (/usr/bin/aws) are the
+# non-JS clients the HTTP gateway tests drive (test/integration/python-and-cli.test.ts).
 have_nats_server() {
   # Debian installs it in /usr/sbin, which is not on PATH for ordinary users.
   command -v nats-server >/dev/null 2>&1 || [[ -x /usr/sbin/nats-server ]]
 }
+have_boto3() {
+  /usr/bin/python3 -c 'import importlib.util as u, sys; sys.exit(u.find_spec("boto3") is None)' >/dev/null 2>&1
+}
+have_aws_cli() {
+  [[ -x /usr/bin/aws ]]
+}
+missing_packages() {
+  have_nats_server || echo nats-server
+  have_boto3 || echo python3-boto3
+  have_aws_cli || echo awscli
+}
+
+missing=$(missing_packages | tr '\n' ' ')
+if [[ -n "${missing// /}" && "$(id -u)" -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+  echo "ensure-deps: installing ${missing% } with apt-get..." >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2 || echo "ensure-deps: apt-get update failed" >&2
+  # shellcheck disable=SC2086 # one word per package
+  apt-get install -y -qq $missing >&2 || echo "ensure-deps: apt-get install $missing failed" >&2
+fi
 
 if ! have_nats_server; then
-  if [[ "$(id -u)" -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
-    echo "ensure-deps: installing nats-server with apt-get..." >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >&2
-    apt-get install -y -qq nats-server >&2
-  fi
-  if ! have_nats_server; then
-    cat >&2 <<'MSG'
+  cat >&2 <<'MSG'
 nats-server is required: install it with `sudo apt-get install nats-server` (Debian/Ubuntu)
 or from https://nats.io/download/ (https://github.com/nats-io/nats-server/releases),
 then make sure `nats-server` is on your PATH.
 MSG
-    exit 1
-  fi
+  exit 1
+fi
+# The engine runs without them; only the boto3 / aws CLI tests need them (and fail without).
+if ! have_boto3; then
+  echo 'ensure-deps: /usr/bin/python3 cannot import boto3: the boto3 tests will fail; install it with `sudo apt-get install python3-boto3`' >&2
+fi
+if ! have_aws_cli; then
+  echo 'ensure-deps: /usr/bin/aws is missing: the aws CLI tests will fail; install it with `sudo apt-get install awscli`' >&2
 fi

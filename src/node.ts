@@ -101,6 +101,8 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
       })));
     },
   });
+  // The server knows the API and partition subscriptions before anyone is told the node is up.
+  await nats.nc.flush();
   log.info({ nats: config.natsUrl, partitions: config.partitions, recovered }, 'engine node started');
   const node: EngineNode = {
     config, nats, ctx, owner, router, log,

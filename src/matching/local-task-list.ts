@@ -33,17 +33,21 @@ export class LocalTaskList {
   }
 
   /** Waits for a task until `deadline` (epoch ms); null when none came. */
-  wait(deadline: number): Promise<Delivery | null> {
-    if (this.closed) return Promise.resolve(null);
+  wait(deadline: number, signal?: AbortSignal): Promise<Delivery | null> {
+    if (this.closed || signal?.aborted) return Promise.resolve(null);
     return new Promise((resolve) => {
-      const waiter: Waiter = {
-        resolve,
-        timer: setTimeout(() => {
-          const i = this.waiters.indexOf(waiter);
-          if (i >= 0) this.waiters.splice(i, 1);
-          resolve(null);
-        }, Math.max(0, deadline - Date.now())),
+      const leave = () => {
+        clearTimeout(waiter.timer);
+        const i = this.waiters.indexOf(waiter);
+        if (i >= 0) this.waiters.splice(i, 1);
+        resolve(null);
       };
+      const waiter: Waiter = {
+        resolve: (d) => { signal?.removeEventListener('abort', leave); resolve(d); },
+        timer: setTimeout(leave, Math.max(0, deadline - Date.now())),
+      };
+      // A poller that went away leaves the queue at once, so no task is offered to it.
+      signal?.addEventListener('abort', leave, { once: true });
       this.waiters.push(waiter);
       this.feed();
     });

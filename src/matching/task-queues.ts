@@ -114,10 +114,11 @@ export class TaskQueues {
    * is no longer startable (timed out, canceled, already started) answers null and is dropped.
    */
   async poll<T>(domain: string, kind: 'd' | 'a', taskList: string, deadline: number,
-    start: (t: TaskMessage) => Promise<T | null>, stillWanted: () => boolean = () => true): Promise<T | null> {
+    start: (t: TaskMessage) => Promise<T | null>, signal?: AbortSignal): Promise<T | null> {
     const list = this.list(domain, kind, taskList);
+    const stillWanted = () => !signal?.aborted;
     while (stillWanted() && Date.now() < deadline) {
-      const d = await list.wait(deadline);
+      const d = await list.wait(deadline, signal);
       if (!d) return null;
       if (!stillWanted()) { await this.giveBack(d); return null; }
       let result: T | null;

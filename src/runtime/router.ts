@@ -40,7 +40,7 @@ export class Router {
   }
 
   async call<T>(partition: number, op: string, payload: unknown): Promise<T> {
-    const fn = this.ops[op];
+    const fn = Object.hasOwn(this.ops, op) ? this.ops[op] : undefined;
     if (!fn) throw new Error(`unknown owner op ${op}`);
     if (this.owns(partition)) return (await fn(this.owner, payload)) as T;
     const m = await this.nc.request(this.s.partition(partition, op), encode(payload), { timeout: OWNER_TIMEOUT_MS })
@@ -55,7 +55,7 @@ export class Router {
       callback: (err, m) => {
         if (err) return;
         const op = m.subject.slice(m.subject.lastIndexOf('.') + 1);
-        const fn = this.ops[op];
+        const fn = Object.hasOwn(this.ops, op) ? this.ops[op] : undefined;
         void (async () => {
           try {
             if (!fn) throw new Fault('UnknownOperationException', `unknown owner op ${op}`);

@@ -18,7 +18,7 @@ export async function pollForActivityTask(ctx: ServiceContext, input: unknown, s
   await requireDomain(ctx, domain);
   const task = await ctx.queues.poll(domain, 'a', taskList.name, Date.now() + wait,
     (t) => ctx.router.call<object | null>(t.partition, 'startActivity', { task: t, identity } satisfies StartActivity),
-    () => !signal?.aborted);
+    signal);
   return task ?? { startedEventId: 0 };
 }
 

@@ -126,10 +126,15 @@ export class HttpGateway {
     if (body === 'too-large') {
       return this.reply(res, { status: 413, type: 'RequestEntityTooLargeException', message: `Request body is larger than ${this.config.maxBodyBytes} bytes`, headers: { connection: 'close' } });
     }
-    const error = this.check(req, path, q < 0 ? '' : url.slice(q + 1), body);
+    const target = req.headersDistinct['x-amz-target']?.[0];
+    const [prefix, action] = splitTarget(target);
+    const service = Object.hasOwn(this.services, prefix) ? this.services[prefix] : undefined;
+    const error = this.check(req, path, q < 0 ? '' : url.slice(q + 1), body, service);
     if (error) return this.reply(res, error);
-    const [prefix, action] = splitTarget(req.headersDistinct['x-amz-target']?.[0]);
-    const op = this.services[prefix]!.ops[action]!;
+    if (!service || !Object.hasOwn(service.ops, action)) {
+      return this.reply(res, { status: 400, type: 'UnknownOperationException', message: target ? `Unknown operation ${target.slice(0, 200)}` : 'Missing X-Amz-Target header' });
+    }
+    const op = service.ops[action]!;
     let input: unknown;
     try {
       input = body.length === 0 ? {} : JSON.parse(utf8.decode(body));
@@ -151,10 +156,8 @@ export class HttpGateway {
     }
   }
 
-  /** Signature, target and content type; undefined when the request may go to its operation. */
-  private check(req: IncomingMessage, path: string, query: string, body: Buffer): WireError | undefined {
-    const [prefix, action] = splitTarget(req.headersDistinct['x-amz-target']?.[0]);
-    const service = Object.hasOwn(this.services, prefix) ? this.services[prefix] : undefined;
+  /** Signature (scoped to the target's signing name when the target is known) and content type. */
+  private check(req: IncomingMessage, path: string, query: string, body: Buffer, service: TargetService | undefined): WireError | undefined {
     if (this.config.accessKeys.size > 0) {
       try {
         verifySigV4({ method: req.method ?? 'POST', path, query, headers: req.headersDistinct, body }, this.config.accessKeys,
@@ -164,10 +167,6 @@ export class HttpGateway {
         this.log.debug({ fault: e.name, reason: e.message }, 'signature refused');
         return { status: 403, type: e.name, message: e.message };
       }
-    }
-    if (!service || !Object.hasOwn(service.ops, action)) {
-      const target = req.headersDistinct['x-amz-target']?.[0];
-      return { status: 400, type: 'UnknownOperationException', message: target ? `Unknown operation ${target.slice(0, 200)}` : 'Missing X-Amz-Target header' };
     }
     const type = req.headers['content-type'];
     if (type !== undefined && !CONTENT_TYPE.test(type)) {

@@ -34,7 +34,7 @@ export class NatsApiServer {
   private async handle(action: string, data: Uint8Array): Promise<unknown> {
     try {
       if (this.draining) throw new Fault('ThrottlingException', 'node is shutting down; retry');
-      const op = this.ops[action];
+      const op = Object.hasOwn(this.ops, action) ? this.ops[action] : undefined;
       if (!op) throw new Fault('UnknownOperationException', `Unknown operation ${action}`);
       let input: unknown;
       try { input = data.length ? decode(data) : {}; } catch { throw new Fault('SerializationException', 'body is not valid msgpack'); }

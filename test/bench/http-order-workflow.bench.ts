@@ -1,0 +1,257 @@
+/**
+ * `npx tsx test/bench/http-order-workflow.bench.ts`: the order-fulfilment workflow through the AWS
+ * JSON 1.0 HTTP gateway with @aws-sdk/client-swf only. A script, not a test.
+ *
+ * - one engine node in its own process (src/serve.ts, AF_HTTP_PORT=0) on a fresh nats-server;
+ * - CLIENTS (default 4) client processes, each its own Node with its own SWFClient: starters plus
+ *   DECIDERS long-polling deciders on the process's own decision task list (so the process sees the
+ *   close of the workflows it started) and WORKERS long-polling activity workers on a shared list;
+ * - a warm-up, then 50 and 200 executions in flight (ROUNDS × in-flight executions each, default 8),
+ *   start → accepted CompleteWorkflowExecution measured per execution.
+ *
+ * Prints a table (workflows/s, start→close p50/p99) plus the CPU each side used, so one can tell
+ * whether the clients or the engine was the limit.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Agent } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import {
+  PollForActivityTaskCommand, PollForDecisionTaskCommand, RespondActivityTaskCompletedCommand, RespondDecisionTaskCompletedCommand,
+  StartWorkflowExecutionCommand, SWFClient, type HistoryEvent,
+} from '@aws-sdk/client-swf';
+import { spawnEngine } from '../helpers/engine-process.js';
+import { startNatsServer } from '../helpers/nats-server.js';
+import { decideOrder, ORDER_TYPE, registerOrder } from '../helpers/swf-sdk-order.js';
+
+const CLIENTS = Number(process.env.CLIENTS ?? 4);
+const DECIDERS = Number(process.env.DECIDERS ?? 32);
+const WORKERS = Number(process.env.WORKERS ?? 32);
+const ROUNDS = Number(process.env.ROUNDS ?? 8);
+const IN_FLIGHT = (process.env.IN_FLIGHT ?? '50,200').split(',').map(Number);
+const ACTIVITIES = 'bench-activities';
+
+type ToClient =
+  | { type: 'init'; endpoint: string; domain: string; index: number }
+  | { type: 'run'; tag: string; inFlight: number; total: number }
+  | { type: 'stop' };
+type FromClient =
+  | { type: 'ready' }
+  | { type: 'done'; latencies: number[]; cpuMs: number; errors: number; firstError?: string }
+  | { type: 'stopped' };
+
+// --- client process -------------------------------------------------------------------------------
+
+function swfClient(endpoint: string): SWFClient {
+  // Long polls hold a socket each: room for every poller, starter and response at once.
+  const httpAgent = new Agent({ keepAlive: true, maxSockets: 1024 });
+  return new SWFClient({
+    endpoint, region: 'us-east-1', maxAttempts: 1,
+    credentials: { accessKeyId: 'AKIDBENCH', secretAccessKey: 'bench' },
+    requestHandler: { httpAgent },
+  });
+}
+
+async function clientMain(): Promise<void> {
+  const send = (m: FromClient) => process.send!(m);
+  let swf: SWFClient | undefined;
+  let domain = '';
+  let decisions = '';
+  const stop = new AbortController();
+  const waiting = new Map<string, () => void>();
+  const loops: Promise<void>[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  const failed = (e: unknown) => {
+    if (stop.signal.aborted) return;
+    errors++;
+    firstError ??= e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  };
+
+  const decider = async (identity: string) => {
+    while (!stop.signal.aborted) {
+      try {
+        const task = await swf!.send(new PollForDecisionTaskCommand({ domain, taskList: { name: decisions }, identity }), { abortSignal: stop.signal });
+        if (!task.taskToken) continue;
+        const events: HistoryEvent[] = [...task.events ?? []];
+        for (let next = task.nextPageToken; next;) {
+          const page = await swf!.send(new PollForDecisionTaskCommand({ domain, taskList: { name: decisions }, nextPageToken: next }));
+          events.push(...page.events ?? []);
+          next = page.nextPageToken;
+        }
+        const answer = decideOrder(events);
+        await swf!.send(new RespondDecisionTaskCompletedCommand({ taskToken: task.taskToken, decisions: answer }));
+        if (answer.some((d) => /WorkflowExecution$/.test(d.decisionType ?? ''))) {
+          const id = task.workflowExecution!.workflowId!;
+          waiting.get(id)?.();
+          waiting.delete(id);
+        }
+      } catch (e) { failed(e); }
+    }
+  };
+  const worker = async (identity: string) => {
+    while (!stop.signal.aborted) {
+      try {
+        const task = await swf!.send(new PollForActivityTaskCommand({ domain, taskList: { name: ACTIVITIES }, identity }), { abortSignal: stop.signal });
+        if (!task.taskToken) continue;
+        const order = JSON.parse(task.input ?? '{}') as Record<string, unknown>;
+        const result = JSON.stringify({ ...order, [task.activityType!.name!]: 'ok' });
+        await swf!.send(new RespondActivityTaskCompletedCommand({ taskToken: task.taskToken, result }));
+      } catch (e) { failed(e); }
+    }
+  };
+
+  const run = async (tag: string, inFlight: number, total: number) => {
+    errors = 0;
+    firstError = undefined;
+    const latencies: number[] = [];
+    const cpu0 = process.cpuUsage();
+    let next = 0;
+    await Promise.all(Array.from({ length: inFlight }, async () => {
+      while (next < total) {
+        const workflowId = `${tag}-${next++}`;
+        const t = performance.now();
+        const closed = new Promise<void>((resolve) => waiting.set(workflowId, resolve));
+        try {
+          await swf!.send(new StartWorkflowExecutionCommand({
+            domain, workflowId, workflowType: ORDER_TYPE, taskList: { name: decisions }, input: '{"orderId":1}',
+          }));
+        } catch (e) {
+          waiting.delete(workflowId);
+          failed(e);
+          continue;
+        }
+        await closed;
+        latencies.push(performance.now() - t);
+      }
+    }));
+    const cpu = process.cpuUsage(cpu0);
+    send({ type: 'done', latencies, cpuMs: (cpu.user + cpu.system) / 1000, errors, ...(firstError ? { firstError } : {}) });
+  };
+
+  process.on('message', (m: ToClient) => {
+    if (m.type === 'init') {
+      swf = swfClient(m.endpoint);
+      domain = m.domain;
+      decisions = `bench-decisions-${m.index}`;
+      for (let i = 0; i < DECIDERS; i++) loops.push(decider(`decider-${m.index}-${i}`));
+      for (let i = 0; i < WORKERS; i++) loops.push(worker(`worker-${m.index}-${i}`));
+      send({ type: 'ready' });
+    } else if (m.type === 'run') {
+      void run(m.tag, m.inFlight, m.total);
+    } else {
+      stop.abort();
+      void Promise.all(loops).then(() => {
+        swf?.destroy();
+        send({ type: 'stopped' });
+        process.disconnect();
+      });
+    }
+  });
+}
+
+// --- orchestrator -----------------------------------------------------------------------------------
+
+const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN; };
+const fmt = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
+
+/** user+system CPU ms of a process, from /proc (Linux). */
+function cpuMsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10; // utime, stime in clock ticks (USER_HZ 100)
+  } catch { return NaN; }
+}
+
+class ClientProc {
+  private readonly proc: ChildProcess;
+  private waiters: ((m: FromClient) => void)[] = [];
+  constructor(index: number) {
+    this.proc = fork(fileURLToPath(import.meta.url), ['--client', String(index)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.proc.on('message', (m: FromClient) => this.waiters.shift()?.(m));
+    this.proc.once('exit', (code) => { if (code !== 0 && code !== null) console.error(`client ${index} exited ${code}`); });
+  }
+  ask<T extends FromClient>(m: ToClient): Promise<T> {
+    return new Promise((resolve) => {
+      this.waiters.push(resolve as (m: FromClient) => void);
+      this.proc.send(m);
+    });
+  }
+  async stop(): Promise<void> {
+    const exited = new Promise<void>((resolve) => this.proc.once('exit', () => resolve()));
+    await this.ask({ type: 'stop' });
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    this.proc.kill('SIGKILL');
+  }
+}
+
+interface Phase { inFlight: number; total: number; secs: number; latencies: number[]; clientCpuMs: number; engineCpuMs: number; natsCpuMs: number; errors: number; firstError?: string }
+
+async function phase(clients: ClientProc[], tag: string, inFlight: number, rounds: number, enginePid: number, natsPid: number): Promise<Phase> {
+  const share = (n: number, i: number) => Math.floor(n / clients.length) + (i < n % clients.length ? 1 : 0);
+  const e0 = cpuMsOf(enginePid);
+  const n0 = cpuMsOf(natsPid);
+  const t0 = performance.now();
+  const done = await Promise.all(clients.map((c, i) => {
+    const k = share(inFlight, i);
+    return c.ask<Extract<FromClient, { type: 'done' }>>({ type: 'run', tag: `${tag}-c${i}`, inFlight: k, total: k * rounds });
+  }));
+  const secs = (performance.now() - t0) / 1000;
+  const latencies = done.flatMap((d) => d.latencies);
+  return {
+    inFlight, total: latencies.length, secs, latencies,
+    clientCpuMs: done.reduce((s, d) => s + d.cpuMs, 0), engineCpuMs: cpuMsOf(enginePid) - e0, natsCpuMs: cpuMsOf(natsPid) - n0,
+    errors: done.reduce((s, d) => s + d.errors, 0), firstError: done.find((d) => d.firstError)?.firstError,
+  };
+}
+
+async function main(): Promise<void> {
+  const server = await startNatsServer();
+  const engine = await spawnEngine(server.url, { AF_HTTP_PORT: '0', AF_ACCESS_KEYS: '', AF_ACCESS_KEYS_FILE: '', AF_LOG_LEVEL: 'warn' });
+  const endpoint = /"http"\s*:\s*"([^"]+)"/.exec(engine.output())?.[1];
+  if (!endpoint) throw new Error(`the engine printed no HTTP URL:\n${engine.output()}`);
+  const clients: ClientProc[] = [];
+  try {
+    const admin = swfClient(endpoint);
+    const domain = 'bench-http';
+    await registerOrder(admin, domain);
+    admin.destroy();
+    for (let i = 0; i < CLIENTS; i++) clients.push(new ClientProc(i));
+    await Promise.all(clients.map((c, i) => c.ask({ type: 'init', endpoint, domain, index: i })));
+
+    await phase(clients, 'warmup', 40, 3, engine.pid, server.proc.pid!); // JIT, sockets, task-list feeds
+    const rows: Phase[] = [];
+    for (const inFlight of IN_FLIGHT) rows.push(await phase(clients, `tp${inFlight}`, inFlight, ROUNDS, engine.pid, server.proc.pid!));
+
+    const head = ['in flight', 'workflows', 'secs', 'workflows/s', 'start→close p50 ms', 'p99 ms', 'engine CPU %', 'nats CPU %', 'clients CPU %', 'errors'];
+    const table = [head, ...rows.map((r) => [
+      String(r.inFlight), String(r.total), fmt(r.secs, 2), fmt(r.total / r.secs), fmt(pct(r.latencies, 50)), fmt(pct(r.latencies, 99)),
+      fmt((r.engineCpuMs / 10) / r.secs, 0), fmt((r.natsCpuMs / 10) / r.secs, 0), fmt((r.clientCpuMs / 10) / r.secs, 0), String(r.errors),
+    ])];
+    const widths = head.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+    console.log(`| ${table[0]!.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`);
+    console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+    for (const r of table.slice(1)) console.log(`| ${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`);
+    for (const r of rows) if (r.firstError) console.log(`errors at ${r.inFlight} in flight, first: ${r.firstError}`);
+    const [low, high] = [rows.find((r) => r.inFlight === 50), rows.find((r) => r.inFlight === 200)];
+    if (low && high) {
+      const tp = (r: Phase) => r.total / r.secs;
+      console.log(`\ntargets: throughput at 200 ≥ at 50: ${tp(high) >= tp(low) ? 'met' : 'MISSED'} (${fmt(tp(high))} vs ${fmt(tp(low))} wf/s); `
+        + `p50 < 100 ms at 50 in flight: ${pct(low.latencies, 50) < 100 ? 'met' : 'MISSED'} (${fmt(pct(low.latencies, 50))} ms)`);
+    }
+    console.log(`setup: 1 engine process (src/serve.ts, HTTP gateway ${endpoint}), 1 nats-server, ${CLIENTS} client processes × `
+      + `(${DECIDERS} deciders + ${WORKERS} workers + starters), @aws-sdk/client-swf over keep-alive HTTP; CPU % is of one core; `
+      + `${(await import('node:os')).cpus().length} cores shared by all`);
+  } finally {
+    await Promise.all(clients.map((c) => c.stop().catch(() => undefined)));
+    await engine.stop();
+    await server.stop();
+  }
+}
+
+if (process.argv.includes('--client')) {
+  void clientMain();
+} else {
+  main().then(() => process.exit(0), (e: unknown) => { console.error(e); process.exit(1); });
+}
