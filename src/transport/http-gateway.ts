@@ -11,6 +11,9 @@ import { SigV4Failure, verifySigV4 } from './sigv4.js';
 export const AWS_JSON_1_0 = 'application/x-amz-json-1.0';
 
 /** One `X-Amz-Target` prefix: its operations and its SigV4 signing name. */
+/** A GET handler: it writes the whole response itself. */
+export type GetHandler = (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void> | void;
+
 export interface TargetService {
   ops: Readonly<Record<string, Operation>>;
   signingName: string;
@@ -93,6 +96,17 @@ export class HttpGateway {
    * Graceful stop: new requests are refused at once (503); requests in flight get up to `timeoutMs`
    * (held polls end as soon as the task lists close); then every connection is closed.
    */
+  private readonly getRoutes: { prefix: string; handler: GetHandler }[] = [];
+
+  /**
+   * Serves GET (and HEAD) requests under a path prefix beside the AWS protocol's POST / (the web
+   * console, /metrics). Longer prefixes win.
+   */
+  addGetRoute(prefix: string, handler: GetHandler): void {
+    this.getRoutes.push({ prefix, handler });
+    this.getRoutes.sort((a, b) => b.prefix.length - a.prefix.length);
+  }
+
   async drain(timeoutMs = 5000): Promise<void> {
     this.draining = true;
     if (!this.server.listening) return;
@@ -113,6 +127,20 @@ export class HttpGateway {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      const route = this.getRoutes.find((r) => path === r.prefix || path.startsWith(r.prefix.endsWith('/') ? r.prefix : `${r.prefix}/`));
+      if (route) {
+        req.resume();
+        try {
+          await route.handler(req, res, path);
+        } catch (err) {
+          this.log.error({ err, path }, 'GET handler failed');
+          if (!res.headersSent) this.reply(res, { status: 500, type: 'InternalFailure', message: 'internal error' });
+          else res.end();
+        }
+        return;
+      }
+    }
     if (req.method !== 'POST') {
       req.resume();
       return this.reply(res, { status: 405, type: 'MethodNotAllowedException', message: `${req.method} is not served here: AWS JSON 1.0 requests are POST /`, headers: { allow: 'POST' } });
