@@ -3,6 +3,7 @@ import { ActorFlowClient, attributesOf, type WireEvent } from '../../src/sdk/cli
 import { registerOrderTypes, startOrderParticipants, ORDER_WORKFLOW, ORDER_STEPS } from '../../src/demo/order-fulfilment.js';
 import { compact, startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
 import { until } from '../helpers/until.js';
+import { manualRuns, UNKNOWN, type ActivityTimeouts, type Run } from '../helpers/manual-runs.js';
 
 /**
  * Runs that go to sleep as soon as they are idle (sleepAfterMs: 0 — the sweeper runs every 50 ms):
@@ -17,14 +18,7 @@ let e: TestEngine;
 beforeAll(async () => { e = await startTestEngine({ sleepAfterMs: 0 }); });
 afterAll(async () => { await e?.stop(); });
 
-const WORKFLOW = { name: 'sleepy-wf', version: '1' };
-const ACTIVITY = { name: 'sleepy-act', version: '1' };
-const DECISIONS = { name: 'decisions' };
-const ACTIVITIES = { name: 'activities' };
-const POLL = { afPollTimeoutMs: 1000 };
-const UNKNOWN = { name: 'UnknownResourceFault' };
-
-interface Run { domain: string; execution: { workflowId: string; runId: string } }
+const { WORKFLOW, start, pollDecision, pollActivity, scheduleActivity, history } = manualRuns(() => e.client, 'sleepy');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const owner = () => e.node.owner;
@@ -54,55 +48,16 @@ async function expectConsistentCounts(): Promise<void> {
   expect(live + sleeping, `live ${live} + sleeping ${sleeping} vs ${open} open runs`).toBeLessThanOrEqual(open);
 }
 
-async function freshDomain(label: string): Promise<string> {
-  const domain = uniqueDomain(label);
-  await e.client.call('RegisterDomain', { name: domain, workflowExecutionRetentionPeriodInDays: '1' });
-  await e.client.call('RegisterWorkflowType', {
-    domain, ...WORKFLOW, defaultTaskList: DECISIONS, defaultChildPolicy: 'TERMINATE',
-    defaultExecutionStartToCloseTimeout: '60', defaultTaskStartToCloseTimeout: '10',
-  });
-  await e.client.call('RegisterActivityType', { domain, ...ACTIVITY });
-  return domain;
-}
-
-async function start(label: string): Promise<Run> {
-  const domain = await freshDomain(label);
-  const workflowId = `wf-${label}`;
-  const { runId } = await e.client.call('StartWorkflowExecution', { domain, workflowId, workflowType: WORKFLOW });
-  return { domain, execution: { workflowId, runId } };
-}
-
-async function pollDecision(run: Run): Promise<Record<string, any>> {
-  const t = await e.client.call('PollForDecisionTask', { domain: run.domain, taskList: DECISIONS, identity: 'decider', ...POLL });
-  if (!t.taskToken) throw new Error('no decision task');
-  return t;
-}
-
-async function pollActivity(run: Run): Promise<Record<string, any>> {
-  const t = await e.client.call('PollForActivityTask', { domain: run.domain, taskList: ACTIVITIES, identity: 'worker', ...POLL });
-  if (!t.taskToken) throw new Error('no activity task');
-  return t;
-}
-
-interface ActivityTimeouts { scheduleToStartTimeout: string; startToCloseTimeout: string; scheduleToCloseTimeout: string; heartbeatTimeout: string }
 
 /** Starts a run, lets it sleep, has the decider schedule one activity (event 5), lets it sleep again. */
 async function startWithActivity(label: string, t: ActivityTimeouts): Promise<Run> {
   const run = await start(label);
   await untilAsleep(run);
-  const d = await pollDecision(run);
-  await e.client.call('RespondDecisionTaskCompleted', {
-    taskToken: d.taskToken,
-    decisions: [{
-      decisionType: 'ScheduleActivityTask',
-      scheduleActivityTaskDecisionAttributes: { activityType: ACTIVITY, activityId: 'a1', taskList: ACTIVITIES, ...t },
-    }],
-  });
+  await scheduleActivity(run, t);
   await untilAsleep(run);
   return run;
 }
 
-const history = (run: Run) => e.client.history(run.domain, run.execution);
 const byId = (events: WireEvent[], id: number): WireEvent => events[id - 1]!;
 const ms = (event: WireEvent) => Math.round(event.eventTimestamp * 1000);
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
 import { attributesOf, type WireEvent } from '../../src/sdk/client.js';
-import { compact, startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
+import { compact, startTestEngine, type TestEngine } from '../helpers/engine.js';
 import { until } from '../helpers/until.js';
+import { manualRuns, ACTIVITIES, DECISIONS, POLL, UNKNOWN, type ActivityTimeouts, type Run } from '../helpers/manual-runs.js';
 
 /**
  * The six SWF timeouts on a real nats-server in real time (durations are whole seconds, so the
@@ -13,63 +14,16 @@ let e: TestEngine;
 beforeAll(async () => { e = await startTestEngine(); });
 afterAll(async () => { await e?.stop(); });
 
-const WORKFLOW = { name: 'timeouts-wf', version: '1' };
-const ACTIVITY = { name: 'timeouts-act', version: '1' };
-const DECISIONS = { name: 'decisions' };
-const ACTIVITIES = { name: 'activities' };
-const POLL = { afPollTimeoutMs: 1000 };
-const UNKNOWN = { name: 'UnknownResourceFault' };
+const { start, pollDecision, pollActivity, scheduleActivity, history } = manualRuns(() => e.client, 'timeouts');
 
-interface Run { domain: string; execution: { workflowId: string; runId: string } }
-
-/** A fresh domain with one workflow type and one activity type. */
-async function freshDomain(label: string): Promise<string> {
-  const domain = uniqueDomain(label);
-  await e.client.call('RegisterDomain', { name: domain, workflowExecutionRetentionPeriodInDays: '1' });
-  await e.client.call('RegisterWorkflowType', {
-    domain, ...WORKFLOW, defaultTaskList: DECISIONS, defaultChildPolicy: 'TERMINATE',
-    defaultExecutionStartToCloseTimeout: '60', defaultTaskStartToCloseTimeout: '10',
-  });
-  await e.client.call('RegisterActivityType', { domain, ...ACTIVITY });
-  return domain;
-}
-
-async function start(label: string, timeouts: { executionStartToCloseTimeout?: string; taskStartToCloseTimeout?: string } = {}): Promise<Run> {
-  const domain = await freshDomain(label);
-  const workflowId = `wf-${label}`;
-  const { runId } = await e.client.call('StartWorkflowExecution', { domain, workflowId, workflowType: WORKFLOW, ...timeouts });
-  return { domain, execution: { workflowId, runId } };
-}
-
-async function pollDecision(run: Run): Promise<Record<string, any>> {
-  const t = await e.client.call('PollForDecisionTask', { domain: run.domain, taskList: DECISIONS, identity: 'decider', ...POLL });
-  if (!t.taskToken) throw new Error('no decision task');
-  return t;
-}
-
-async function pollActivity(run: Run): Promise<Record<string, any>> {
-  const t = await e.client.call('PollForActivityTask', { domain: run.domain, taskList: ACTIVITIES, identity: 'worker', ...POLL });
-  if (!t.taskToken) throw new Error('no activity task');
-  return t;
-}
-
-interface ActivityTimeouts { scheduleToStartTimeout: string; startToCloseTimeout: string; scheduleToCloseTimeout: string; heartbeatTimeout: string }
 
 /** Starts a run and has the decider schedule one activity (events 1–5; 5 is ActivityTaskScheduled). */
 async function startWithActivity(label: string, t: ActivityTimeouts): Promise<Run> {
   const run = await start(label);
-  const d = await pollDecision(run);
-  await e.client.call('RespondDecisionTaskCompleted', {
-    taskToken: d.taskToken,
-    decisions: [{
-      decisionType: 'ScheduleActivityTask',
-      scheduleActivityTaskDecisionAttributes: { activityType: ACTIVITY, activityId: 'a1', taskList: ACTIVITIES, ...t },
-    }],
-  });
+  await scheduleActivity(run, t);
   return run;
 }
 
-const history = (run: Run) => e.client.history(run.domain, run.execution);
 
 /** Waits until the history holds an event of `type`; returns the whole history. */
 async function waitForEvent(run: Run, type: string, timeoutMs = 8000): Promise<WireEvent[]> {
