@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Make sure the local toolchain is ready: npm dependencies installed and
 # matching package-lock.json, a nats-server binary, and (for the HTTP gateway
-# client tests) Debian's python3-boto3 and awscli.
+# client tests) Debian's python3-boto3 and awscli, and (for the web console test) chromium.
 # Runs before every `npm start` / `npm test`, so it must be a fast no-op
 # when everything is already present.
 set -euo pipefail
@@ -36,10 +36,19 @@ have_boto3() {
 have_aws_cli() {
   [[ -x /usr/bin/aws ]]
 }
+have_chromium() {
+  [[ -x /usr/bin/chromium ]]
+}
+# `--tests` (npm test) also brings what only the tests use; npm start needs nats-server alone.
+for_tests=false
+[[ "${1:-}" == "--tests" ]] && for_tests=true
 missing_packages() {
   have_nats_server || echo nats-server
-  have_boto3 || echo python3-boto3
-  have_aws_cli || echo awscli
+  if $for_tests; then
+    have_boto3 || echo python3-boto3
+    have_aws_cli || echo awscli
+    have_chromium || echo chromium
+  fi
 }
 
 missing=$(missing_packages | tr '\n' ' ')
@@ -59,10 +68,14 @@ then make sure `nats-server` is on your PATH.
 MSG
   exit 1
 fi
-# The engine runs without them; only the boto3 / aws CLI tests need them (and fail without).
+# The engine runs without them; only the boto3 / aws CLI / console tests need them (and fail without).
+$for_tests || exit 0
 if ! have_boto3; then
   echo 'ensure-deps: /usr/bin/python3 cannot import boto3: the boto3 tests will fail; install it with `sudo apt-get install python3-boto3`' >&2
 fi
 if ! have_aws_cli; then
   echo 'ensure-deps: /usr/bin/aws is missing: the aws CLI tests will fail; install it with `sudo apt-get install awscli`' >&2
+fi
+if ! have_chromium; then
+  echo 'ensure-deps: /usr/bin/chromium is missing: the web console test will fail; install it with `sudo apt-get install chromium`' >&2
 fi

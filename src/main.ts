@@ -1,6 +1,9 @@
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { startEmbeddedNats, type EmbeddedNats } from './embedded-nats.js';
 import { startNode } from './node.js';
 import { httpOptionsFromCli } from './transport/http-options.js';
+import { inspectOptionsFromCli } from './observability/inspector.js';
 import { ActorFlowClient } from './sdk/client.js';
 import { formatTimeline, registerOrderTypes, startOrderParticipants, ORDER_WORKFLOW } from './demo/order-fulfilment.js';
 
@@ -8,14 +11,14 @@ import { formatTimeline, registerOrderTypes, startOrderParticipants, ORDER_WORKF
  * `npm start`: one engine node (on an embedded nats-server unless NATS_URL is set) plus the
  * order-fulfilment demo, then keeps serving until Ctrl-C. `--demo-only` exits after the demo.
  */
-async function main(): Promise<number> {
-  const demoOnly = process.argv.includes('--demo-only');
+export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
+  const demoOnly = argv.includes('--demo-only');
   let embedded: EmbeddedNats | undefined;
   if (!process.env.NATS_URL) embedded = await startEmbeddedNats();
   const natsUrl = process.env.NATS_URL ?? embedded!.url;
   // The AWS JSON 1.0 gateway on 127.0.0.1:${AF_HTTP_PORT:-8080} (--http-host/--http-port); not for the one-shot demo.
-  const http = demoOnly ? undefined : httpOptionsFromCli(process.argv.slice(2));
-  const node = await startNode({ natsUrl, http }).catch(async (e: unknown) => { await embedded?.stop(); throw e; });
+  const http = demoOnly ? undefined : httpOptionsFromCli(argv);
+  const node = await startNode({ natsUrl, http, inspect: inspectOptionsFromCli(argv) }).catch(async (e: unknown) => { await embedded?.stop(); throw e; });
   const client = await ActorFlowClient.connect({ servers: natsUrl, prefix: node.config.prefix });
   const domain = 'demo';
   await registerOrderTypes(client, domain);
@@ -46,6 +49,14 @@ async function main(): Promise<number> {
     return ok ? 0 : 1;
   }
   console.log('\nengine serving on', natsUrl, `and ${node.http?.url} (AWS JSON 1.0, SimpleWorkflowService)`, '- press Ctrl-C to stop');
+  if (node.inspector) {
+    console.log([
+      `\nXState inspector: open ${node.inspector.url} in a browser with internet access (the page embeds stately.ai/inspect).`,
+      'It replays the demo\'s actors; start another order to watch one live:',
+      `  curl -s ${node.http?.url}/ -H 'X-Amz-Target: SimpleWorkflowService.StartWorkflowExecution' -H 'Content-Type: application/x-amz-json-1.0' \\`,
+      `    -d '{"domain":"demo","workflowId":"order-'$RANDOM'","workflowType":{"name":"${ORDER_WORKFLOW.name}","version":"${ORDER_WORKFLOW.version}"}}'`,
+    ].join('\n'));
+  }
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
@@ -54,7 +65,10 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then((code) => process.exit(code), (e: unknown) => {
-  console.error(e instanceof Error ? e.message : e);
-  process.exit(1);
-});
+// Runs when started as a program (`tsx src/main.ts`); `actorflow demo` imports main() instead.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().then((code) => process.exit(code), (e: unknown) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  });
+}

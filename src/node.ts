@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import { resolveOptions, type NodeOptions, type NodeConfig } from './config.js';
-import { HistoryStore } from './history/history-store.js';
 import { createLogger } from './log.js';
 import { TaskQueues } from './matching/task-queues.js';
 import { openNats, type Nats } from './nats/infrastructure.js';
@@ -16,9 +15,13 @@ import { OPERATIONS, OWNER_OPS } from './service/operations.js';
 import { CrossRunEffects } from './service/cross-run-effects.js';
 import { NatsApiServer } from './transport/nats-api.js';
 import { SFN_OPERATIONS } from './service/sfn-operations.js';
+import { mountConsole } from './console/console.js';
 import { startHttpGateway, type HttpGateway } from './transport/http-gateway.js';
 import { resolveHttpOptions, type HttpGatewayOptions } from './transport/http-options.js';
 import { VisibilityIndex } from './visibility/visibility-index.js';
+import { startInspector, type InspectOptions, type NodeInspector } from './observability/inspector.js';
+import { MeteredHistoryStore } from './observability/metered-history-store.js';
+import { NodeMetrics, nodeMetricSources } from './observability/metrics.js';
 import { recordOf, sameVisibility, VisibilityPublisher } from './visibility/visibility-records.js';
 
 /** A running engine node. */
@@ -31,6 +34,10 @@ export interface EngineNode {
   log: Logger;
   /** The AWS JSON 1.0 HTTP gateway, when the `http` option started it (`http.port` is the bound port). */
   http?: HttpGateway;
+  /** This node's Prometheus metrics (served at GET /metrics on the HTTP gateway). */
+  metrics: NodeMetrics;
+  /** The XState inspector bridge, when the `inspect` option started it. */
+  inspector?: NodeInspector;
   /** Graceful stop: no new requests, in-flight ones finish, then the connection drains. */
   stop(): Promise<void>;
 }
@@ -45,6 +52,11 @@ export interface StartOptions extends NodeOptions {
   ownPartitions?: readonly number[];
   /** Also serve the AWS JSON 1.0 HTTP gateway (port 0 = a free port). */
   http?: HttpGatewayOptions;
+  /**
+   * Development: start the @statelyai/inspect bridge (`true`: port AF_INSPECT_PORT or 8081) and
+   * create every actor with its inspector. Off by default (then no actor gets an `inspect` option).
+   */
+  inspect?: boolean | InspectOptions;
 }
 
 export async function startNode(options: StartOptions = {}): Promise<EngineNode> {
@@ -52,9 +64,11 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const log = options.logger ?? createLogger(config.logLevel);
   const httpConfig = options.http && resolveHttpOptions(options.http);
   const s = subjects(config.prefix);
+  const inspector = options.inspect ? await startInspector(options.inspect === true ? {} : options.inspect, log.child({ c: 'inspect' })) : undefined;
   const nats = await openNats(config.natsUrl, s, { name: `actorflow-${config.nodeName}` });
   const clock = options.clock ?? createSystemClock();
-  const store = new HistoryStore(nats.js, nats.jsm, s.streams.history);
+  const metrics = new NodeMetrics();
+  const store = new MeteredHistoryStore(metrics, nats.js, nats.jsm, s.streams.history);
   const queues = new TaskQueues(nats.js, nats.jsm, s, (err) => log.warn({ err }, 'task list feed failed'));
   const registry = new Registry(nats.registry);
   await registry.start();
@@ -63,7 +77,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const visPublisher = new VisibilityPublisher(nats.js, s, log.child({ c: 'visibility' }));
   await visibility.start();
   const retention = new Retention(nats.js, nats.jsm, s, clock, log.child({ c: 'retention' }));
-  const owner: PartitionOwner = new PartitionOwner(nats, store, queues, createMachineSet(clock), log.child({ c: 'owner' }), {
+  const owner: PartitionOwner = new PartitionOwner(nats, store, queues, createMachineSet(clock, inspector?.inspect), log.child({ c: 'owner' }), {
     sleepAfterMs: config.sleepAfterMs,
     registry,
     onClosed: async (run) => {
@@ -71,6 +85,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
       await retention.schedule(run.key.partition, owner.subject(run.key), run.state.closedAt ?? clock.now(), retentionMs(domain.value?.retentionDays),
         s.visibility(run.key.domain, run.key.runId));
     },
+    onCommit: (run, events) => metrics.committed(run.events, events),
     onVisibility: async (run) => {
       const rec = recordOf(run.key, run.state);
       const held = visibility.get(rec.domain, rec.execution.runId);
@@ -79,6 +94,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
       await visPublisher.publish(rec);
     },
   });
+  metrics.watch(nodeMetricSources(owner, queues));
   const router = new Router(nats.nc, s, owner, config.partitions, OWNER_OPS, log.child({ c: 'router' }));
   owner.useEffects(new CrossRunEffects(router, log.child({ c: 'cross-run' })));
   // Requests for a run go to its partition's owner: in-process here, over af.part.<p>.* elsewhere.
@@ -105,7 +121,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   await nats.nc.flush();
   log.info({ nats: config.natsUrl, partitions: config.partitions, recovered }, 'engine node started');
   const node: EngineNode = {
-    config, nats, ctx, owner, router, log,
+    config, nats, ctx, owner, router, log, metrics, inspector,
     async stop() {
       const httpDrained = node.http?.drain(); // refuses new HTTP requests at once
       queues.close();
@@ -114,6 +130,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
       router.stop();
       registry.stop();
       await owner.stop();
+      inspector?.stop();
       retention.stop();
       visibility.stop();
       await nats.nc.drain();
@@ -123,6 +140,8 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
     const services = { SimpleWorkflowService: { ops: OPERATIONS, signingName: 'swf' }, AWSStepFunctions: { ops: SFN_OPERATIONS, signingName: 'states' } };
     node.http = await startHttpGateway(ctx, services, httpConfig, log.child({ c: 'http' }))
       .catch(async (e: unknown) => { await node.stop(); throw e; });
+    node.http.addGetRoute('/metrics', metrics.handler());
+    mountConsole(node); // the web console: GET / and /console/… (src/console/console.ts)
   }
   return node;
 }

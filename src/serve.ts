@@ -1,18 +1,21 @@
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { startEmbeddedNats, type EmbeddedNats } from './embedded-nats.js';
 import { startNode } from './node.js';
 import { httpOptionsFromCli } from './transport/http-options.js';
+import { inspectOptionsFromCli } from './observability/inspector.js';
 
 /**
  * An engine node without the demo: joins NATS_URL, or runs the embedded nats-server. SIGTERM or
  * SIGINT stops it gracefully (no new requests, in-flight ones finish, then it exits).
  */
-async function serve(): Promise<void> {
+export async function serve(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   let embedded: EmbeddedNats | undefined;
   if (!process.env.NATS_URL) embedded = await startEmbeddedNats();
-  const node = await startNode({ natsUrl: process.env.NATS_URL ?? embedded!.url, http: httpOptionsFromCli(process.argv.slice(2)) })
+  const node = await startNode({ natsUrl: process.env.NATS_URL ?? embedded!.url, http: httpOptionsFromCli(argv), inspect: inspectOptionsFromCli(argv) })
     .catch(async (e: unknown) => { await embedded?.stop(); throw e; });
   process.send?.({ ready: true });
-  console.log(JSON.stringify({ ready: true, nats: node.config.natsUrl, http: node.http?.url }));
+  console.log(JSON.stringify({ ready: true, nats: node.config.natsUrl, http: node.http?.url, inspector: node.inspector?.url }));
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
@@ -21,7 +24,10 @@ async function serve(): Promise<void> {
   await embedded?.stop();
 }
 
-serve().then(() => process.exit(0), (e: unknown) => {
-  console.error(e instanceof Error ? e.message : e);
-  process.exit(1);
-});
+// Runs when started as a program (`tsx src/serve.ts`); `actorflow serve` imports serve() instead.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  serve().then(() => process.exit(0), (e: unknown) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  });
+}

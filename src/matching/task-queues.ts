@@ -141,6 +141,13 @@ export class TaskQueues {
     return info.num_pending + info.num_ack_pending;
   }
 
+  /** Polls waiting on this node, by kind (metrics). */
+  waitingPolls(): Record<'d' | 'a', number> {
+    const n = { d: 0, a: 0 };
+    for (const [k, l] of this.lists) n[k.split('\u0000')[1] as 'd' | 'a'] += l.waiting;
+    return n;
+  }
+
   private closed = false;
 
   /** Shutdown: every waiting poll answers empty now, and later polls answer empty at once. */

@@ -1,4 +1,4 @@
-import { createActor, type Actor, type AnyActorRef } from 'xstate';
+import { createActor, type Actor, type AnyActorRef, type InspectionEvent, type Observer } from 'xstate';
 import type { HistoryEvent, TimeoutType } from '../../machines/history-event.js';
 import { createActivityTaskMachine, type ActivityTaskMachine } from '../../machines/activity-task.machine.js';
 import { createDecisionTaskMachine, type DecisionTaskMachine } from '../../machines/decision-task.machine.js';
@@ -23,13 +23,15 @@ export interface MachineSet {
   activity: ActivityTaskMachine;
   timer: TimerMachine;
   clock: EngineClock;
+  /** Options of every createActor: the clock, plus `inspect` only when the node's inspector is on. */
+  actorOptions: { clock: EngineClock; inspect?: Observer<InspectionEvent> };
 }
 
 /** Each actor's report target; machines are provided once, and their actions look it up by `self`. */
 const reporters = new WeakMap<AnyActorRef, (...args: any[]) => void>();
 const report = (self: AnyActorRef, ...args: unknown[]) => reporters.get(self)?.(...args);
 
-export function createMachineSet(clock: EngineClock): MachineSet {
+export function createMachineSet(clock: EngineClock, inspect?: Observer<InspectionEvent>): MachineSet {
   return {
     workflow: createWorkflowExecutionMachine(clock).provide({ actions: { reportTimeout: ({ self }) => report(self) } }),
     decision: createDecisionTaskMachine(clock).provide({ actions: { reportTimeout: ({ self }, p) => report(self, p.timeoutType) } }),
@@ -38,6 +40,7 @@ export function createMachineSet(clock: EngineClock): MachineSet {
     }),
     timer: createTimerMachine(clock).provide({ actions: { reportFired: ({ self }) => report(self) } }),
     clock,
+    actorOptions: inspect ? { clock, inspect } : { clock },
   };
 }
 
@@ -65,7 +68,7 @@ export class ExecutionActors {
   constructor(private readonly m: MachineSet, private readonly reports: ActorReports, started: HistoryEvent) {
     const timeout = ms(started.attrs.executionStartToCloseTimeout) ?? 0;
     this.workflow = this.start(
-      createActor(m.workflow, { input: { startToCloseDeadline: started.at + timeout }, clock: m.clock }),
+      createActor(m.workflow, { input: { startToCloseDeadline: started.at + timeout }, ...m.actorOptions }),
       () => reports.workflowTimedOut(),
     );
   }
@@ -94,7 +97,7 @@ export class ExecutionActors {
         const scheduledEventId = e.id;
         this.decision = this.start(createActor(this.m.decision, {
           input: { scheduledAt: e.at, startToCloseMs: ms(a.startToCloseTimeout), scheduleToStartMs: ms(a.scheduleToStartTimeout) },
-          clock: this.m.clock,
+          ...this.m.actorOptions,
         }), (timeoutType: TimeoutType) => this.reports.decisionTimedOut(scheduledEventId, timeoutType));
         break;
       }
@@ -114,7 +117,7 @@ export class ExecutionActors {
             scheduledAt: e.at, scheduleToStartMs: ms(a.scheduleToStartTimeout), scheduleToCloseMs: ms(a.scheduleToCloseTimeout),
             startToCloseMs: ms(a.startToCloseTimeout), heartbeatMs: ms(a.heartbeatTimeout),
           },
-          clock: this.m.clock,
+          ...this.m.actorOptions,
         }), (timeoutType: TimeoutType, details: string | undefined) => this.reports.activityTimedOut(scheduledEventId, timeoutType, details)));
         break;
       }
@@ -135,7 +138,7 @@ export class ExecutionActors {
         const timerId = a.timerId as string;
         this.timers.set(timerId, this.start(createActor(this.m.timer, {
           input: { startedAt: e.at, startToFireMs: ms(a.startToFireTimeout) ?? 0 },
-          clock: this.m.clock,
+          ...this.m.actorOptions,
         }), () => this.reports.timerFired(timerId)));
         break;
       }

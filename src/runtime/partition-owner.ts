@@ -65,6 +65,8 @@ export interface OwnerOptions {
   onClosed?: (run: Execution) => Promise<void>;
   /** Called when a run starts, closes or gets cancelRequested, and for every recovered run (visibility). */
   onVisibility?: (run: Execution) => Promise<void>;
+  /** Called first thing after every persisted transition, with its events (metrics). */
+  onCommit?: (run: Execution, events: readonly HistoryEvent[]) => void;
 }
 
 /** Events that change what the visibility queries show about a run. */
@@ -155,6 +157,11 @@ export class PartitionOwner implements ExecutionHost {
   /** The runs live in memory here (for introspection and tests). */
   liveRuns(): RunKey[] {
     return [...this.live.values()].map((r) => r.key);
+  }
+
+  /** The live runs themselves (metrics count their actors). */
+  liveExecutions(): IterableIterator<Execution> {
+    return this.live.values();
   }
 
   /** Registers a freshly started run whose first transition is already persisted. */
@@ -310,6 +317,7 @@ export class PartitionOwner implements ExecutionHost {
   }
 
   async afterCommit(run: Execution, events: readonly HistoryEvent[]): Promise<void> {
+    this.opts.onCommit?.(run, events);
     const visible = events.some((e) => VISIBLE.has(e.type)) ? this.visibility(run) : undefined;
     for (const e of events) {
       switch (e.type) {

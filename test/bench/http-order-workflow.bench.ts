@@ -5,31 +5,41 @@
  * - one engine node in its own process (src/serve.ts, AF_HTTP_PORT=0) on a fresh nats-server;
  * - CLIENTS (default 4) client processes, each its own Node with its own SWFClient: starters plus
  *   DECIDERS long-polling deciders on the process's own decision task list (so the process sees the
- *   close of the workflows it started) and WORKERS long-polling activity workers on a shared list;
+ *   close of the workflows it started) and WORKERS long-polling activity workers on the shared
+ *   activity list (the activity types' default);
  * - a warm-up, then 50 and 200 executions in flight (ROUNDS × in-flight executions each, default 8),
  *   start → accepted CompleteWorkflowExecution measured per execution.
  *
  * Prints a table (workflows/s, start→close p50/p99) plus the CPU each side used, so one can tell
- * whether the clients or the engine was the limit.
+ * whether the clients or the engine was the limit, and the mean gaps between history events of
+ * sampled runs (dispatch waits vs. the clients' round trips). The 1-minute load average is printed
+ * too: on a shared machine other work skews every number.
+ *
+ * Knobs (env): CLIENTS, DECIDERS, WORKERS (per client process), ROUNDS, IN_FLIGHT (comma list,
+ * default "50,200"), BENCH_DEBUG=1 prints every client error as it happens.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { setMaxListeners } from 'node:events';
 import { Agent } from 'node:http';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import {
   PollForActivityTaskCommand, PollForDecisionTaskCommand, RespondActivityTaskCompletedCommand, RespondDecisionTaskCompletedCommand,
-  StartWorkflowExecutionCommand, SWFClient, type HistoryEvent,
+  GetWorkflowExecutionHistoryCommand, StartWorkflowExecutionCommand, SWFClient, type HistoryEvent,
 } from '@aws-sdk/client-swf';
 import { spawnEngine } from '../helpers/engine-process.js';
 import { startNatsServer } from '../helpers/nats-server.js';
-import { decideOrder, ORDER_TYPE, registerOrder } from '../helpers/swf-sdk-order.js';
+import { ACTIVITIES, decideOrder, ORDER_TYPE, registerOrder } from '../helpers/swf-sdk-order.js';
+
+// Node 20 is this project's floor; the SDK's notice that later releases need 22 is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 4);
 const DECIDERS = Number(process.env.DECIDERS ?? 32);
 const WORKERS = Number(process.env.WORKERS ?? 32);
 const ROUNDS = Number(process.env.ROUNDS ?? 8);
 const IN_FLIGHT = (process.env.IN_FLIGHT ?? '50,200').split(',').map(Number);
-const ACTIVITIES = 'bench-activities';
 
 type ToClient =
   | { type: 'init'; endpoint: string; domain: string; index: number }
@@ -37,7 +47,7 @@ type ToClient =
   | { type: 'stop' };
 type FromClient =
   | { type: 'ready' }
-  | { type: 'done'; latencies: number[]; cpuMs: number; errors: number; firstError?: string }
+  | { type: 'done'; latencies: number[]; endedAt: number; cpuMs: number; errors: number; firstError?: string; gaps: Record<string, number[]> }
   | { type: 'stopped' };
 
 // --- client process -------------------------------------------------------------------------------
@@ -58,6 +68,7 @@ async function clientMain(): Promise<void> {
   let domain = '';
   let decisions = '';
   const stop = new AbortController();
+  setMaxListeners(0, stop.signal); // every held poll listens to it
   const waiting = new Map<string, () => void>();
   const loops: Promise<void>[] = [];
   let errors = 0;
@@ -65,6 +76,7 @@ async function clientMain(): Promise<void> {
   const failed = (e: unknown) => {
     if (stop.signal.aborted) return;
     errors++;
+    if (process.env.BENCH_DEBUG) console.error('client error', e);
     firstError ??= e instanceof Error ? `${e.name}: ${e.message}` : String(e);
   };
 
@@ -105,6 +117,7 @@ async function clientMain(): Promise<void> {
     errors = 0;
     firstError = undefined;
     const latencies: number[] = [];
+    const sample: { workflowId: string; runId: string }[] = [];
     const cpu0 = process.cpuUsage();
     let next = 0;
     await Promise.all(Array.from({ length: inFlight }, async () => {
@@ -113,9 +126,10 @@ async function clientMain(): Promise<void> {
         const t = performance.now();
         const closed = new Promise<void>((resolve) => waiting.set(workflowId, resolve));
         try {
-          await swf!.send(new StartWorkflowExecutionCommand({
+          const { runId } = await swf!.send(new StartWorkflowExecutionCommand({
             domain, workflowId, workflowType: ORDER_TYPE, taskList: { name: decisions }, input: '{"orderId":1}',
           }));
+          if (sample.length < 25 && next > inFlight) sample.push({ workflowId, runId: runId! });
         } catch (e) {
           waiting.delete(workflowId);
           failed(e);
@@ -126,7 +140,17 @@ async function clientMain(): Promise<void> {
       }
     }));
     const cpu = process.cpuUsage(cpu0);
-    send({ type: 'done', latencies, cpuMs: (cpu.user + cpu.system) / 1000, errors, ...(firstError ? { firstError } : {}) });
+    const endedAt = Date.now();
+    // Where the time went: gaps between consecutive history events, by transition.
+    const gaps: Record<string, number[]> = {};
+    for (const execution of sample) {
+      const { events = [] } = await swf!.send(new GetWorkflowExecutionHistoryCommand({ domain, execution }));
+      for (let i = 1; i < events.length; i++) {
+        const k = `${events[i - 1]!.eventType} → ${events[i]!.eventType}`;
+        (gaps[k] ??= []).push(events[i]!.eventTimestamp!.getTime() - events[i - 1]!.eventTimestamp!.getTime());
+      }
+    }
+    send({ type: 'done', latencies, endedAt, cpuMs: (cpu.user + cpu.system) / 1000, errors, gaps, ...(firstError ? { firstError } : {}) });
   };
 
   process.on('message', (m: ToClient) => {
@@ -152,6 +176,7 @@ async function clientMain(): Promise<void> {
 
 // --- orchestrator -----------------------------------------------------------------------------------
 
+const progress = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN; };
 const fmt = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
 
@@ -166,41 +191,50 @@ function cpuMsOf(pid: number): number {
 
 class ClientProc {
   private readonly proc: ChildProcess;
-  private waiters: ((m: FromClient) => void)[] = [];
+  private waiters: { resolve(m: FromClient): void; reject(e: Error): void }[] = [];
+  private exited: Error | undefined;
   constructor(index: number) {
     this.proc = fork(fileURLToPath(import.meta.url), ['--client', String(index)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    this.proc.on('message', (m: FromClient) => this.waiters.shift()?.(m));
-    this.proc.once('exit', (code) => { if (code !== 0 && code !== null) console.error(`client ${index} exited ${code}`); });
+    this.proc.on('message', (m: FromClient) => this.waiters.shift()?.resolve(m));
+    this.proc.once('exit', (code, signal) => {
+      // A client that dies fails the run instead of leaving it waiting.
+      this.exited = new Error(`client process ${index} exited (${signal ?? `code ${code}`})`);
+      for (const w of this.waiters.splice(0)) w.reject(this.exited);
+    });
   }
   ask<T extends FromClient>(m: ToClient): Promise<T> {
-    return new Promise((resolve) => {
-      this.waiters.push(resolve as (m: FromClient) => void);
+    return new Promise((resolve, reject) => {
+      if (this.exited) { reject(this.exited); return; }
+      this.waiters.push({ resolve: resolve as (m: FromClient) => void, reject });
       this.proc.send(m);
     });
   }
   async stop(): Promise<void> {
+    if (this.exited) return;
     const exited = new Promise<void>((resolve) => this.proc.once('exit', () => resolve()));
-    await this.ask({ type: 'stop' });
+    await this.ask({ type: 'stop' }).catch(() => undefined);
     await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
     this.proc.kill('SIGKILL');
   }
 }
 
-interface Phase { inFlight: number; total: number; secs: number; latencies: number[]; clientCpuMs: number; engineCpuMs: number; natsCpuMs: number; errors: number; firstError?: string }
+interface Phase { gaps: Record<string, number[]>; inFlight: number; total: number; secs: number; latencies: number[]; clientCpuMs: number; engineCpuMs: number; natsCpuMs: number; errors: number; firstError?: string }
 
 async function phase(clients: ClientProc[], tag: string, inFlight: number, rounds: number, enginePid: number, natsPid: number): Promise<Phase> {
   const share = (n: number, i: number) => Math.floor(n / clients.length) + (i < n % clients.length ? 1 : 0);
   const e0 = cpuMsOf(enginePid);
   const n0 = cpuMsOf(natsPid);
-  const t0 = performance.now();
+  const t0 = Date.now();
   const done = await Promise.all(clients.map((c, i) => {
     const k = share(inFlight, i);
     return c.ask<Extract<FromClient, { type: 'done' }>>({ type: 'run', tag: `${tag}-c${i}`, inFlight: k, total: k * rounds });
   }));
-  const secs = (performance.now() - t0) / 1000;
+  const secs = (Math.max(...done.map((d) => d.endedAt)) - t0) / 1000; // to the last close, not the history reads after
   const latencies = done.flatMap((d) => d.latencies);
+  const gaps: Record<string, number[]> = {};
+  for (const d of done) for (const [k, xs] of Object.entries(d.gaps)) (gaps[k] ??= []).push(...xs);
   return {
-    inFlight, total: latencies.length, secs, latencies,
+    gaps, inFlight, total: latencies.length, secs, latencies,
     clientCpuMs: done.reduce((s, d) => s + d.cpuMs, 0), engineCpuMs: cpuMsOf(enginePid) - e0, natsCpuMs: cpuMsOf(natsPid) - n0,
     errors: done.reduce((s, d) => s + d.errors, 0), firstError: done.find((d) => d.firstError)?.firstError,
   };
@@ -212,6 +246,12 @@ async function main(): Promise<void> {
   const endpoint = /"http"\s*:\s*"([^"]+)"/.exec(engine.output())?.[1];
   if (!endpoint) throw new Error(`the engine printed no HTTP URL:\n${engine.output()}`);
   const clients: ClientProc[] = [];
+  const cleanup = async () => {
+    await Promise.all(clients.map((c) => c.stop().catch(() => undefined)));
+    await engine.stop();
+    await server.stop();
+  };
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => { void cleanup().finally(() => process.exit(130)); });
   try {
     const admin = swfClient(endpoint);
     const domain = 'bench-http';
@@ -219,10 +259,14 @@ async function main(): Promise<void> {
     admin.destroy();
     for (let i = 0; i < CLIENTS; i++) clients.push(new ClientProc(i));
     await Promise.all(clients.map((c, i) => c.ask({ type: 'init', endpoint, domain, index: i })));
-
+    const load0 = loadavg()[0]!;
+    progress(`engine at ${endpoint}; ${CLIENTS} client processes ready; warming up (load average ${fmt(load0, 2)})`);
     await phase(clients, 'warmup', 40, 3, engine.pid, server.proc.pid!); // JIT, sockets, task-list feeds
     const rows: Phase[] = [];
-    for (const inFlight of IN_FLIGHT) rows.push(await phase(clients, `tp${inFlight}`, inFlight, ROUNDS, engine.pid, server.proc.pid!));
+    for (const inFlight of IN_FLIGHT) {
+      progress(`${inFlight} in flight…`);
+      rows.push(await phase(clients, `tp${inFlight}`, inFlight, ROUNDS, engine.pid, server.proc.pid!));
+    }
 
     const head = ['in flight', 'workflows', 'secs', 'workflows/s', 'start→close p50 ms', 'p99 ms', 'engine CPU %', 'nats CPU %', 'clients CPU %', 'errors'];
     const table = [head, ...rows.map((r) => [
@@ -233,6 +277,10 @@ async function main(): Promise<void> {
     console.log(`| ${table[0]!.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`);
     console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
     for (const r of table.slice(1)) console.log(`| ${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`);
+    console.log('\nwhere a run\'s time goes (mean ms between history events, sampled runs; Started→Completed includes the client\'s round trips):');
+    const kinds = [...new Set(rows.flatMap((r) => Object.keys(r.gaps)))];
+    const mean = (xs: number[] | undefined) => (xs?.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+    for (const k of kinds) console.log(`  ${k.padEnd(52)} ${rows.map((r) => `${r.inFlight} in flight: ${fmt(mean(r.gaps[k])).padStart(7)}`).join('   ')}`);
     for (const r of rows) if (r.firstError) console.log(`errors at ${r.inFlight} in flight, first: ${r.firstError}`);
     const [low, high] = [rows.find((r) => r.inFlight === 50), rows.find((r) => r.inFlight === 200)];
     if (low && high) {
@@ -242,11 +290,9 @@ async function main(): Promise<void> {
     }
     console.log(`setup: 1 engine process (src/serve.ts, HTTP gateway ${endpoint}), 1 nats-server, ${CLIENTS} client processes × `
       + `(${DECIDERS} deciders + ${WORKERS} workers + starters), @aws-sdk/client-swf over keep-alive HTTP; CPU % is of one core; `
-      + `${(await import('node:os')).cpus().length} cores shared by all`);
+      + `${cpus().length} cores shared by all; 1-min load average ${fmt(load0, 2)} before, ${fmt(loadavg()[0]!, 2)} after`);
   } finally {
-    await Promise.all(clients.map((c) => c.stop().catch(() => undefined)));
-    await engine.stop();
-    await server.stop();
+    await cleanup();
   }
 }
 

@@ -1,0 +1,165 @@
+import { readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { EngineNode } from '../node.js';
+import type { HttpGateway } from '../transport/http-gateway.js';
+import { isLoopback } from '../transport/http-options.js';
+import { RunFeeds, type FeedSink, type RunUpdate } from './run-feeds.js';
+import { machineGraphs, Replayer, type MachineGraphs } from './run-snapshot.js';
+
+const STATIC_DIR = fileURLToPath(new URL('./static/', import.meta.url));
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
+/** Everything the page loads comes from this node: no CDN, no inline script. */
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'";
+const KEEPALIVE_MS = 15_000;
+
+/** The parts of an engine node the console uses. */
+export type ConsoleNode = Pick<EngineNode, 'owner' | 'router' | 'nats' | 'ctx' | 'log'> & { http?: HttpGateway };
+
+export interface WebConsole {
+  feeds: RunFeeds;
+  graphs: MachineGraphs;
+  stop(): void;
+}
+
+/**
+ * The web console on the node's HTTP server (GET routes beside the AWS protocol's POST /):
+ * - `/` redirects browsers (Accept: text/html) to `/console/`; other GETs of `/` keep the gateway's 405;
+ * - `/console/…` pages (one HTML shell, routed in the page), `/console/static/*` their files;
+ * - `/console/api/machines`: the four machine definitions as graphs;
+ * - `/console/api/executions/<domain>/<workflowId>/<runId>`: the run's history, summary and actors (JSON);
+ * - `/console/api/executions/<domain>/<workflowId>/<runId>/events`: the same as server-sent events,
+ *   a first message with the whole history, then one per change (see RunFeeds).
+ * Reads and actions of the pages (list domains, types and executions, signal, cancel, terminate) are
+ * AWS JSON 1.0 requests to POST / with X-Amz-Target: the same operations table as every client.
+ *
+ * The console has no login: when the gateway verifies signatures (access keys configured), its pages
+ * answer 403, since they would show every history to anyone who can reach the port; otherwise they
+ * answer only requests whose Host is a loopback name or the configured host (DNS rebinding).
+ */
+export function mountConsole(node: ConsoleNode): WebConsole {
+  const http = node.http;
+  if (!http) throw new Error('the web console needs the HTTP gateway (startNode({ http }))');
+  const replayer = new Replayer(node.ctx.clock);
+  const graphs = machineGraphs(node.owner.machines);
+  const feeds = new RunFeeds({
+    owner: node.owner, router: node.router, nats: node.nats, store: node.ctx.store, clock: node.ctx.clock, log: node.log.child({ c: 'console' }),
+  }, graphs, replayer);
+  const files = new Set(readdirSync(STATIC_DIR).filter((f) => Object.hasOwn(TYPES, extname(f))));
+  const locked = http.config.accessKeys.size > 0;
+
+  const page = async (res: ServerResponse, head: boolean) => sendFile(res, 'index.html', head);
+  const sendFile = async (res: ServerResponse, name: string, head: boolean) => {
+    if (!files.has(name)) return send(res, 404, 'text/plain; charset=utf-8', 'not found', head);
+    const body = await readFile(`${STATIC_DIR}${name}`);
+    return send(res, 200, TYPES[extname(name)]!, body, head);
+  };
+
+  http.addGetRoute('/', (req, res, path) => {
+    const head = req.method === 'HEAD';
+    if (path === '/' && !locked && (req.headers.accept ?? '').includes('text/html')) {
+      res.writeHead(302, { location: '/console/', 'content-length': 0 });
+      res.end();
+      return;
+    }
+    // What the gateway answers a GET it does not serve (AWS clients and tests rely on it).
+    const body = JSON.stringify({ __type: 'MethodNotAllowedException', message: `${req.method} is not served here: AWS JSON 1.0 requests are POST /` });
+    res.writeHead(405, { allow: 'POST', 'content-type': 'application/x-amz-json-1.0', 'content-length': Buffer.byteLength(body) });
+    res.end(head ? undefined : body);
+  });
+
+  http.addGetRoute('/console', async (req, res, path) => {
+    const head = req.method === 'HEAD';
+    if (locked) {
+      return send(res, 403, 'text/plain; charset=utf-8',
+        'The ActorFlow console has no login, so it is off while the gateway verifies signatures (AF_ACCESS_KEYS). '
+        + 'Run a node without access keys on loopback to use it.\n', head);
+    }
+    // Without keys the gateway listens on loopback only; a page reached under another host name is
+    // a DNS-rebinding attempt to read histories from another site's page.
+    if (!hostAllowed(req.headers.host, http.config.host)) {
+      return send(res, 421, 'text/plain; charset=utf-8', 'The console answers only to a loopback host name (localhost, 127.0.0.1, [::1]).\n', head);
+    }
+    if (path === '/console') {
+      res.writeHead(302, { location: '/console/', 'content-length': 0 });
+      res.end();
+      return;
+    }
+    if (path.startsWith('/console/static/')) return sendFile(res, path.slice('/console/static/'.length), head);
+    if (path === '/console/api/machines') return json(res, 200, graphs, head);
+    if (path.startsWith('/console/api/executions/')) {
+      const parts = path.slice('/console/api/executions/'.length).split('/');
+      let ids: string[];
+      try {
+        ids = parts.map((p) => decodeURIComponent(p));
+      } catch {
+        return json(res, 400, { message: 'malformed path' }, head);
+      }
+      const stream = ids.length === 4 && ids[3] === 'events';
+      if ((ids.length !== 3 && !stream) || ids.slice(0, 3).some((x) => x === '')) {
+        return json(res, 404, { message: 'use /console/api/executions/<domain>/<workflowId>/<runId>[/events]' }, head);
+      }
+      const [domain, workflowId, runId] = ids as [string, string, string];
+      const key = { domain, workflowId, runId, partition: node.router.partitionOf(domain, workflowId) };
+      if (!stream) {
+        const snap = await feeds.snapshot(key);
+        return snap ? json(res, 200, snap, head) : json(res, 404, { message: `Unknown execution: workflowId=${workflowId}, runId=${runId}` }, head);
+      }
+      return serveEvents(res, head, (sink) => feeds.watch(key, sink));
+    }
+    if (path.startsWith('/console/api/')) return json(res, 404, { message: 'no such console API' }, head);
+    return page(res, head);
+  });
+
+  if (!locked) node.log.info({ url: `${http.url}/console/` }, 'web console');
+  return { feeds, graphs, stop: () => feeds.stop() };
+}
+
+function hostAllowed(header: string | undefined, configured: string): boolean {
+  if (!header) return false;
+  const name = header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : header.replace(/:\d+$/, '');
+  return isLoopback(name) || name.replace(/^\[|\]$/g, '').toLowerCase() === configured.replace(/^\[|\]$/g, '').toLowerCase();
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer, head: boolean): void {
+  res.writeHead(status, {
+    'content-type': type, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-cache',
+    'content-security-policy': CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin',
+  });
+  res.end(head ? undefined : body);
+}
+
+function json(res: ServerResponse, status: number, value: unknown, head: boolean): void {
+  send(res, status, 'application/json; charset=utf-8', JSON.stringify(value), head);
+}
+
+/**
+ * A server-sent-events stream. The handler returns at once (the gateway does not count the open
+ * stream as a request in flight, so a graceful stop does not wait for it: the gateway's
+ * closeAllConnections ends it, and its close ends the feed).
+ */
+function serveEvents(res: ServerResponse, head: boolean, watch: (sink: FeedSink) => () => void): void {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive', 'x-accel-buffering': 'no', 'x-content-type-options': 'nosniff',
+  });
+  if (head) { res.end(); return; }
+  res.write('retry: 2000\n\n');
+  const write = (event: string, data: unknown) => { res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`); };
+  const unwatch = watch({
+    update: (u: RunUpdate) => write('run', u),
+    error: (message) => { write('failure', { message }); },
+    ready: () => !res.writableNeedDrain && !res.destroyed,
+  });
+  const keepalive = setInterval(() => { res.write(': keepalive\n\n'); }, KEEPALIVE_MS);
+  keepalive.unref();
+  const done = () => { clearInterval(keepalive); unwatch(); };
+  res.once('close', done);
+}

@@ -1,0 +1,27 @@
+import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
+import type { HistoryEvent } from '../../machines/history-event.js';
+import { HistoryConflictError, HistoryStore, TransitionTooLargeError } from '../history/history-store.js';
+import type { NodeMetrics } from './metrics.js';
+
+/**
+ * The event store, timing every append of a transition (both writers use it: Execution.append and
+ * StartWorkflowExecution's first transition). A transition refused for its size never reached
+ * JetStream and is not counted.
+ */
+export class MeteredHistoryStore extends HistoryStore {
+  constructor(private readonly metrics: NodeMetrics, js: JetStreamClient, jsm: JetStreamManager, stream: string) {
+    super(js, jsm, stream);
+  }
+
+  override async append(subject: string, runId: string, events: HistoryEvent[], lastSeq: number, writer: string): Promise<number> {
+    const t0 = performance.now();
+    try {
+      const seq = await super.append(subject, runId, events, lastSeq, writer);
+      this.metrics.appended((performance.now() - t0) / 1000);
+      return seq;
+    } catch (e) {
+      if (!(e instanceof TransitionTooLargeError)) this.metrics.appendFailed(e instanceof HistoryConflictError ? 'conflict' : 'error');
+      throw e;
+    }
+  }
+}

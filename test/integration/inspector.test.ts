@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { createWebSocketInspector, createWebSocketReceiver, type StatelyInspectionEvent } from '@statelyai/inspect';
+import { startNode, type EngineNode } from '../../src/node.js';
+import { ActorFlowClient } from '../../src/sdk/client.js';
+import { registerOrderTypes, startOrderParticipants, ORDER_WORKFLOW } from '../../src/demo/order-fulfilment.js';
+import { inspectOptionsFromCli } from '../../src/observability/inspector.js';
+import { createMachineSet } from '../../src/runtime/execution-actors.js';
+import { createSystemClock } from '../../src/runtime/clock.js';
+import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
+import { uniqueDomain } from '../helpers/engine.js';
+import { until } from '../helpers/until.js';
+
+let server: NatsServerHandle;
+let node: EngineNode;
+let client: ActorFlowClient;
+
+beforeAll(async () => {
+  server = await startNatsServer();
+  node = await startNode({ natsUrl: server.url, partitions: 4, inspect: { port: 0 }, logger: pino({ level: process.env.AF_TEST_LOG ?? 'silent' }) });
+  client = await ActorFlowClient.connect({ servers: server.url });
+});
+afterAll(async () => {
+  await client?.close();
+  await node?.stop();
+  await server?.stop();
+});
+
+type Msg = StatelyInspectionEvent & { sessionId: string };
+
+describe('XState inspector', () => {
+  it('streams @xstate.actor, @xstate.event and @xstate.snapshot of the workflow and task actors to the bridge', async () => {
+    const inspector = node.inspector!;
+    expect(inspector.port).toBeGreaterThan(0);
+    expect(inspector.url).toBe(`http://localhost:${inspector.port}`);
+    // The bridge page (it embeds the Stately inspector and relays the WebSocket to it).
+    const page = await fetch(`http://127.0.0.1:${inspector.port}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(`ws://localhost:${inspector.port}`);
+
+    const seen: Msg[] = [];
+    createWebSocketReceiver({ server: inspector.wsUrl }).subscribe((m) => { seen.push(m as Msg); });
+    // A probe sent through the bridge tells when the receiver is connected.
+    const probe = createWebSocketInspector({ url: inspector.wsUrl });
+    try {
+      await until(() => {
+        probe.actor('probe-actor');
+        return seen.some((m) => m.type === '@xstate.actor' && m.sessionId === 'probe-actor');
+      }, { intervalMs: 100, message: 'the receiver to be connected to the bridge' });
+    } finally {
+      probe.stop();
+    }
+
+    const domain = uniqueDomain('inspect');
+    await registerOrderTypes(client, domain);
+    let closed!: () => void;
+    const done = new Promise<void>((resolve) => { closed = resolve; });
+    const p = startOrderParticipants(client, domain, { pollTimeoutMs: 1000, onClosed: () => closed() });
+    try {
+      await client.call('StartWorkflowExecution', { domain, workflowId: 'order-inspected', workflowType: ORDER_WORKFLOW, input: '{"orderId":7}' });
+      await done;
+    } finally {
+      await p.stop();
+    }
+
+    // A read of a run that is closing can rebuild a transient copy of it from history (new actors
+    // fed the whole history at once): the live actors are the ones registered first.
+    const actorsNamed = (name: string) => seen.filter((m) => m.type === '@xstate.actor' && (m as { name: string }).name === name).map((m) => m.sessionId);
+    const eventsOf = (id: string) => seen.filter((m) => m.type === '@xstate.event' && m.sessionId === id).map((m) => (m as { event: { type: string } }).event.type);
+    const snapshotsOf = (id: string) => seen.filter((m) => m.type === '@xstate.snapshot' && m.sessionId === id)
+      .map((m) => (m as { snapshot: { value: unknown; status: string } }).snapshot);
+
+    // The workflow execution actor: registered, fed the whole history, ending in closed.completed.
+    const closedCompleted = (s: { value: unknown }) => JSON.stringify(s.value) === '{"closed":"completed"}';
+    await until(() => {
+      const [w] = actorsNamed('workflowExecution');
+      return w !== undefined && snapshotsOf(w).some(closedCompleted);
+    }, { message: 'the workflow actor to reach closed.completed' });
+    const [workflow] = actorsNamed('workflowExecution');
+    const wEvents = eventsOf(workflow!);
+    expect(wEvents).toContain('WorkflowExecutionStarted');
+    expect(wEvents.filter((t) => t === 'ActivityTaskCompleted')).toHaveLength(4);
+    expect(wEvents).toContain('WorkflowExecutionCompleted');
+    const wSnaps = snapshotsOf(workflow!);
+    expect(wSnaps[0]!.value).toBe('open');
+    const firstClosed = wSnaps.findIndex(closedCompleted);
+    expect(wSnaps.slice(0, firstClosed).every((x) => x.value === 'open')).toBe(true);
+    expect(wSnaps.slice(firstClosed).every(closedCompleted)).toBe(true);
+
+    // One actor per activity task (four steps), each started then completed.
+    const activities = () => actorsNamed('activityTask').slice(0, 4);
+    await until(() => activities().length === 4
+      && activities().every((a) => snapshotsOf(a).some((s) => s.value === 'completed')), { message: 'four completed activity actors' });
+    for (const activity of activities()) {
+      expect(eventsOf(activity)).toEqual(expect.arrayContaining(['ActivityTaskStarted', 'ActivityTaskCompleted']));
+      expect(snapshotsOf(activity).map((s) => s.value)).toEqual(expect.arrayContaining(['scheduled', 'started', 'completed']));
+    }
+    // And one per decision task (four steps plus the closing decision), each completed.
+    const decisions = actorsNamed('decisionTask').slice(0, 5);
+    expect(decisions).toHaveLength(5);
+    for (const decision of decisions) expect(eventsOf(decision)).toEqual(expect.arrayContaining(['DecisionTaskStarted', 'DecisionTaskCompleted']));
+    // Each actor is its own root (a flat registry): distinct session ids.
+    const ids = [workflow!, ...activities(), ...decisions];
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('is off unless asked for: no inspect option reaches createActor', () => {
+    expect(createMachineSet(createSystemClock()).actorOptions).not.toHaveProperty('inspect');
+    expect(inspectOptionsFromCli([], {})).toBeUndefined();
+    expect(inspectOptionsFromCli(['--inspect'], {})).toEqual({ port: 8081 });
+    expect(inspectOptionsFromCli([], { AF_INSPECT: '1', AF_INSPECT_PORT: '9000' })).toEqual({ port: 9000 });
+    expect(inspectOptionsFromCli(['--inspect-port=9100'], { AF_INSPECT_PORT: '9000' })).toEqual({ port: 9100 });
+    expect(() => inspectOptionsFromCli(['--inspect'], { AF_INSPECT_PORT: 'x' })).toThrow(/AF_INSPECT_PORT/);
+  });
+});
