@@ -81,7 +81,10 @@ const RECOVERY_CONCURRENCY = 64;
 export class PartitionOwner implements ExecutionHost {
   private readonly live = new Map<string, Execution>();
   private readonly loading = new Map<string, Promise<Execution | undefined>>();
-  private readonly taskSeqs = new Map<string, number>();
+  /** Stream sequences of queued (unstarted) tasks, per run then per `<kind><scheduledEventId>`. */
+  private readonly taskSeqs = new Map<string, Map<string, number>>();
+  /** Runs whose close is being cleaned up: reads must not rebuild them meanwhile. */
+  private readonly closing = new Set<string>();
   private readonly sleeping = new Map<string, Sleeper>();
   private readonly wakeups: DeadlineQueue;
   private readonly sweeper: NodeJS.Timeout;
@@ -187,6 +190,8 @@ export class PartitionOwner implements ExecutionHost {
 
   private async rebuild(key: RunKey): Promise<Execution | undefined> {
     const id = PartitionOwner.id(key);
+    // A run whose close is being cleaned up is closed: readers get its history, not a new copy.
+    if (this.closing.has(id)) return undefined;
     const sleeper = this.sleeping.get(id);
     if (!sleeper) {
       // Not put to sleep here: open only if af_runs says this run is the open one.
@@ -282,21 +287,32 @@ export class PartitionOwner implements ExecutionHost {
     return n;
   }
 
-  private taskKey(run: Execution, kind: 'd' | 'a', scheduledEventId: number): string {
-    return `${PartitionOwner.id(run.key)}\u0000${kind}${scheduledEventId}`;
+  private setTaskSeq(run: Execution, kind: 'd' | 'a', scheduledEventId: number, seq: number): void {
+    const id = PartitionOwner.id(run.key);
+    let m = this.taskSeqs.get(id);
+    if (!m) { m = new Map(); this.taskSeqs.set(id, m); }
+    m.set(`${kind}${scheduledEventId}`, seq);
+  }
+
+  /** Forgets a task's queued message and returns its sequence. */
+  private takeTaskSeq(run: Execution, kind: 'd' | 'a', scheduledEventId: number): number | undefined {
+    const id = PartitionOwner.id(run.key);
+    const m = this.taskSeqs.get(id);
+    const seq = m?.get(`${kind}${scheduledEventId}`);
+    m?.delete(`${kind}${scheduledEventId}`);
+    if (m?.size === 0) this.taskSeqs.delete(id);
+    return seq;
   }
 
   private async enqueue(run: Execution, kind: 'd' | 'a', e: HistoryEvent, again = false): Promise<void> {
     const taskList = (e.attrs.taskList as { name: string }).name;
     const t = { ...run.key, kind, taskList, scheduledEventId: e.id };
     const seq = await (again ? this.queues.requeue(t) : this.queues.dispatch(t));
-    if (seq !== undefined) this.taskSeqs.set(this.taskKey(run, kind, e.id), seq);
+    if (seq !== undefined) this.setTaskSeq(run, kind, e.id, seq);
   }
 
   private async dequeue(run: Execution, kind: 'd' | 'a', scheduledEventId: number): Promise<void> {
-    const k = this.taskKey(run, kind, scheduledEventId);
-    const seq = this.taskSeqs.get(k);
-    this.taskSeqs.delete(k);
+    const seq = this.takeTaskSeq(run, kind, scheduledEventId);
     if (seq !== undefined) await this.queues.remove(seq);
   }
 
@@ -323,8 +339,8 @@ export class PartitionOwner implements ExecutionHost {
       switch (e.type) {
         case 'DecisionTaskScheduled': await this.enqueue(run, 'd', e); break;
         case 'ActivityTaskScheduled': await this.enqueue(run, 'a', e); break;
-        case 'DecisionTaskStarted': this.taskSeqs.delete(this.taskKey(run, 'd', e.attrs.scheduledEventId as number)); break;
-        case 'ActivityTaskStarted': this.taskSeqs.delete(this.taskKey(run, 'a', e.attrs.scheduledEventId as number)); break;
+        case 'DecisionTaskStarted': this.takeTaskSeq(run, 'd', e.attrs.scheduledEventId as number); break;
+        case 'ActivityTaskStarted': this.takeTaskSeq(run, 'a', e.attrs.scheduledEventId as number); break;
         case 'DecisionTaskTimedOut': await this.dequeue(run, 'd', e.attrs.scheduledEventId as number); break;
         case 'ActivityTaskTimedOut':
         case 'ActivityTaskCanceled': await this.dequeue(run, 'a', e.attrs.scheduledEventId as number); break;
@@ -339,13 +355,19 @@ export class PartitionOwner implements ExecutionHost {
   /** A closed run leaves memory, frees its workflowId and drops its unstarted tasks. */
   private async afterClose(run: Execution): Promise<void> {
     const id = PartitionOwner.id(run.key);
-    this.live.delete(id);
-    for (const k of [...this.taskSeqs.keys()]) {
-      if (!k.startsWith(`${id}\u0000`)) continue;
-      const seq = this.taskSeqs.get(k)!;
-      this.taskSeqs.delete(k);
-      await this.queues.remove(seq);
+    this.closing.add(id);
+    try {
+      await this.cleanUpClosed(id, run);
+    } finally {
+      this.closing.delete(id);
     }
+  }
+
+  private async cleanUpClosed(id: string, run: Execution): Promise<void> {
+    this.live.delete(id);
+    const seqs = this.taskSeqs.get(id);
+    this.taskSeqs.delete(id);
+    for (const seq of seqs?.values() ?? []) await this.queues.remove(seq);
     const rk = runsKey(run.key.domain, run.key.workflowId);
     const entry = await this.nats.runs.get(rk);
     // Continued as new: the workflowId passes straight to the successor (handOver); freeing it here

@@ -7,8 +7,9 @@
  *   DECIDERS long-polling deciders on the process's own decision task list (so the process sees the
  *   close of the workflows it started) and WORKERS long-polling activity workers on the shared
  *   activity list (the activity types' default);
- * - a warm-up, then 50 and 200 executions in flight (ROUNDS × in-flight executions each, default 8),
- *   start → accepted CompleteWorkflowExecution measured per execution.
+ * - a warm-up, then 1 (40 runs back to back: the per-workflow floor), 50 and 200 executions in
+ *   flight (ROUNDS × in-flight executions each, default 8), start → accepted
+ *   CompleteWorkflowExecution measured per execution.
  *
  * Prints a table (workflows/s, start→close p50/p99) plus the CPU each side used, so one can tell
  * whether the clients or the engine was the limit, and the mean gaps between history events of
@@ -16,7 +17,7 @@
  * too: on a shared machine other work skews every number.
  *
  * Knobs (env): CLIENTS, DECIDERS, WORKERS (per client process), ROUNDS, IN_FLIGHT (comma list,
- * default "50,200"), BENCH_DEBUG=1 prints every client error as it happens.
+ * default "1,50,200"), BENCH_DEBUG=1 prints every client error as it happens.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -39,7 +40,7 @@ const CLIENTS = Number(process.env.CLIENTS ?? 4);
 const DECIDERS = Number(process.env.DECIDERS ?? 32);
 const WORKERS = Number(process.env.WORKERS ?? 32);
 const ROUNDS = Number(process.env.ROUNDS ?? 8);
-const IN_FLIGHT = (process.env.IN_FLIGHT ?? '50,200').split(',').map(Number);
+const IN_FLIGHT = (process.env.IN_FLIGHT ?? '1,50,200').split(',').map(Number);
 
 type ToClient =
   | { type: 'init'; endpoint: string; domain: string; index: number }
@@ -265,7 +266,8 @@ async function main(): Promise<void> {
     const rows: Phase[] = [];
     for (const inFlight of IN_FLIGHT) {
       progress(`${inFlight} in flight…`);
-      rows.push(await phase(clients, `tp${inFlight}`, inFlight, ROUNDS, engine.pid, server.proc.pid!));
+      // One in flight: the per-workflow floor (40 runs back to back); the others ROUNDS waves.
+      rows.push(await phase(clients, `tp${inFlight}`, inFlight, inFlight === 1 ? 40 : ROUNDS, engine.pid, server.proc.pid!));
     }
 
     const head = ['in flight', 'workflows', 'secs', 'workflows/s', 'start→close p50 ms', 'p99 ms', 'engine CPU %', 'nats CPU %', 'clients CPU %', 'errors'];
