@@ -234,20 +234,12 @@ export class PartitionOwner implements ExecutionHost {
    * run goes to sleep with its next deadline armed, and its unstarted tasks are queued again.
    */
   async recover(partitions: ReadonlySet<number>, totalPartitions: number): Promise<number> {
-    const keys: string[] = [];
-    for await (const k of await this.nats.runs.keys()) keys.push(k);
     const wanted = new Map<string, RunKey>();
-    let next = 0;
-    await Promise.all(Array.from({ length: RECOVERY_CONCURRENCY }, async () => {
-      while (next < keys.length) {
-        const e = await this.nats.runs.get(keys[next++]!);
-        if (!e || e.operation !== 'PUT') continue;
-        const rec = decode<OpenRunRecord & { domain: string; workflowId: string }>(e.value);
-        if (!partitions.has(rec.partition)) continue;
-        const key = { domain: rec.domain, workflowId: rec.workflowId, runId: rec.runId, partition: rec.partition };
-        wanted.set(this.subject(key), key);
-      }
-    }));
+    for (const rec of await this.openRunRecords()) {
+      if (!partitions.has(rec.partition)) continue;
+      const key = { domain: rec.domain, workflowId: rec.workflowId, runId: rec.runId, partition: rec.partition };
+      wanted.set(this.subject(key), key);
+    }
     if (wanted.size === 0) return 0;
     const filters = partitions.size === totalPartitions ? [this.nats.subjects.historyAll()] : [...partitions].map((p) => this.nats.subjects.historyPartition(p));
     const rebuilt: Execution[] = [];
@@ -400,6 +392,33 @@ export class PartitionOwner implements ExecutionHost {
       }
       throw e;
     }
+  }
+
+  /**
+   * Every open-run record, in one ordered read of the af_runs bucket's stream (one message per key:
+   * the bucket keeps no history), instead of a get per key.
+   */
+  private async openRunRecords(): Promise<(OpenRunRecord & { domain: string; workflowId: string })[]> {
+    const stream = `KV_${this.nats.subjects.buckets.runs}`;
+    const info = await this.nats.jsm.streams.info(stream);
+    if (info.state.messages === 0) return [];
+    const out: (OpenRunRecord & { domain: string; workflowId: string })[] = [];
+    const consumer = await this.nats.js.consumers.get(stream);
+    try {
+      for (;;) {
+        let got = 0;
+        let done = false;
+        for await (const m of await consumer.fetch({ max_messages: 10_000, expires: 2000 })) {
+          got++;
+          if (!m.headers?.get('KV-Operation') && m.data.length > 0) out.push(decode(m.data));
+          if (m.info.pending === 0) { done = true; break; }
+        }
+        if (done || got === 0) break;
+      }
+    } finally {
+      await consumer.delete().catch(() => undefined);
+    }
+    return out;
   }
 
   /** The open run of a workflowId as af_runs records it, or undefined. */

@@ -14,11 +14,15 @@ const fmt = (n: number, d = 0) => n.toFixed(d);
 function engine(url: string): Promise<{ proc: ChildProcess; readyMs: number }> {
   const t0 = performance.now();
   const proc = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=4096', '--import', 'tsx', 'src/serve.ts'], {
-    env: { ...process.env, NATS_URL: url, AF_LOG_LEVEL: 'warn', AF_SLEEP_AFTER_MS: '1000', AF_NODE_NAME: 'bench' },
+    env: { ...process.env, NATS_URL: url, AF_LOG_LEVEL: process.env.AF_LOG_LEVEL ?? 'warn', AF_SLEEP_AFTER_MS: '1000', AF_NODE_NAME: 'bench' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
-    proc.stdout!.on('data', (d: Buffer) => { if (d.toString().includes('"ready":true')) resolve({ proc, readyMs: performance.now() - t0 }); });
+    proc.stdout!.on('data', (d: Buffer) => {
+      const text = d.toString();
+      for (const line of text.split('\n')) if (line.includes('rebuilt from history')) console.error(line);
+      if (text.includes('"ready":true')) resolve({ proc, readyMs: performance.now() - t0 });
+    });
     proc.once('exit', (c) => reject(new Error(`engine exited ${c}`)));
   });
 }
