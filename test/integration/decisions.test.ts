@@ -348,6 +348,22 @@ describe('UNHANDLED_DECISION', () => {
     expect((await run.describe()).executionInfo).toMatchObject({ executionStatus: 'CLOSED', closeStatus: 'COMPLETED' });
   });
 
+  it('CompleteWorkflowExecution fails when a signal arrived while the decider held the task, and the next task sees the signal', async () => {
+    const run = await start();
+    const t = await run.poll();
+    expect(t.startedEventId).toBe(3);
+    await e.client.call('SignalWorkflowExecution', { domain, workflowId: run.workflowId, signalName: 'stop', input: 'now' });
+    await run.respond(t.taskToken, [D.complete('too early')]);
+    const next = await run.poll();
+    expect(next.previousStartedEventId).toBe(3);
+    const signaled = next.events.find((x) => x.eventType === 'WorkflowExecutionSignaled')!;
+    expect(attributesOf(signaled)).toMatchObject({ signalName: 'stop', input: 'now' });
+    await run.respond(next.taskToken, [D.complete('done')]);
+    expect(await run.text()).toBe('1 WorkflowExecutionStarted / 2 DecisionTaskScheduled / 3 DecisionTaskStarted / 4 WorkflowExecutionSignaled'
+      + ' / 5 DecisionTaskCompleted / 6 CompleteWorkflowExecutionFailed cause=UNHANDLED_DECISION,decisionTaskCompletedEventId=5 / 7 DecisionTaskScheduled'
+      + ' / 8 DecisionTaskStarted / 9 DecisionTaskCompleted / 10 WorkflowExecutionCompleted decisionTaskCompletedEventId=9');
+  });
+
   it('FailWorkflowExecution fails when a timer fired while the decision task was started', async () => {
     const run = await start();
     await run.decide([D.startTimer('t', '1'), D.cancelTimer('nope')]);
