@@ -86,7 +86,8 @@ export function initialExecutionState(): ExecutionState {
   };
 }
 
-function activityByScheduled(s: ExecutionState, scheduledEventId: unknown): OpenActivity | undefined {
+/** The open activity scheduled by event `scheduledEventId`. */
+export function activityByScheduled(s: ExecutionState, scheduledEventId: unknown): OpenActivity | undefined {
   for (const a of Object.values(s.activities)) if (a.scheduledEventId === scheduledEventId) return a;
   return undefined;
 }

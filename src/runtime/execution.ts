@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { HistoryEvent } from '../../machines/history-event.js';
-import { foldHistory, type ExecutionState } from '../../machines/execution-state.js';
+import { activityByScheduled, foldHistory, type ExecutionState } from '../../machines/execution-state.js';
 import { Fault } from '../domain/faults.js';
 import { HistoryConflictError, TransitionTooLargeError, type HistoryStore } from '../history/history-store.js';
 import { EventBatch } from './event-batch.js';
@@ -56,7 +56,7 @@ export class Execution {
         b.add('DecisionTaskTimedOut', { timeoutType, scheduledEventId, startedEventId: s.decision.startedEventId ?? 0 });
       }),
       activityTimedOut: (scheduledEventId, timeoutType, details) => this.later((s, b) => {
-        const act = Object.values(s.activities).find((x) => x.scheduledEventId === scheduledEventId);
+        const act = activityByScheduled(s, scheduledEventId);
         if (!act) return;
         b.add('ActivityTaskTimedOut', { timeoutType, scheduledEventId, startedEventId: act.startedEventId ?? 0, details });
       }),

@@ -195,8 +195,7 @@ export class PartitionOwner implements ExecutionHost {
     const sleeper = this.sleeping.get(id);
     if (!sleeper) {
       // Not put to sleep here: open only if af_runs says this run is the open one.
-      const entry = await this.nats.runs.get(runsKey(key.domain, key.workflowId));
-      if (!entry || entry.operation !== 'PUT' || decode<OpenRunRecord>(entry.value).runId !== key.runId) return undefined;
+      if ((await this.openRun(key.domain, key.workflowId))?.runId !== key.runId) return undefined;
     }
     const history = await this.store.read(this.subject(key));
     if (history.events.length === 0) return undefined;
@@ -360,13 +359,11 @@ export class PartitionOwner implements ExecutionHost {
     const seqs = this.taskSeqs.get(id);
     this.taskSeqs.delete(id);
     for (const seq of seqs?.values() ?? []) await this.queues.remove(seq);
-    const rk = runsKey(run.key.domain, run.key.workflowId);
-    const entry = await this.nats.runs.get(rk);
     // Continued as new: the workflowId passes straight to the successor (handOver); freeing it here
     // would race with that hand-over and let another start take the workflowId in between.
-    const continued = run.state.closeStatus === 'CONTINUED_AS_NEW';
-    if (!continued && entry && entry.operation === 'PUT' && decode<OpenRunRecord>(entry.value).runId === run.key.runId) {
-      await this.nats.runs.delete(rk, { previousSeq: entry.revision }).catch(() => undefined);
+    if (run.state.closeStatus !== 'CONTINUED_AS_NEW') {
+      const open = await this.openRun(run.key.domain, run.key.workflowId);
+      if (open?.runId === run.key.runId) await this.release(run.key.domain, run.key.workflowId, open.revision);
     }
     await this.opts.onClosed?.(run).catch((err) => this.log.warn({ err, ...run.key }, 'close bookkeeping failed'));
   }

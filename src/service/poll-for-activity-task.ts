@@ -1,3 +1,4 @@
+import { activityByScheduled } from '../../machines/execution-state.js';
 import { encodeTaskToken } from '../domain/task-token.js';
 import { InputReader } from '../domain/validate.js';
 import type { TaskMessage } from '../matching/task-queues.js';
@@ -29,7 +30,7 @@ export async function startActivityOnOwner(owner: PartitionOwner, a: StartActivi
   const run = await owner.open(key);
   if (!run) return null;
   return run.serial(async () => {
-    const act = Object.values(run.state.activities).find((x) => x.scheduledEventId === task.scheduledEventId);
+    const act = activityByScheduled(run.state, task.scheduledEventId);
     const actor = run.actors.activities.get(task.scheduledEventId);
     if (!act || act.startedEventId !== null || actor?.getSnapshot().value !== 'scheduled') return null;
     const [started] = await run.commit((_s, b) => { b.add('ActivityTaskStarted', { identity: a.identity, scheduledEventId: task.scheduledEventId }); });

@@ -1,3 +1,4 @@
+import { activityByScheduled } from '../../machines/execution-state.js';
 import { Fault } from '../domain/faults.js';
 import { decodeTaskToken, type TaskRef } from '../domain/task-token.js';
 import { InputReader } from '../domain/validate.js';
@@ -31,7 +32,7 @@ export const recordActivityTaskHeartbeat = (c: ServiceContext, i: unknown) => re
 
 /** The started activity a token names, if it is still running (not closed, not timed out). */
 function runningActivity(run: Execution, ref: TaskRef) {
-  const act = Object.values(run.state.activities).find((x) => x.scheduledEventId === ref.scheduledEventId);
+  const act = activityByScheduled(run.state, ref.scheduledEventId);
   const actor = run.actors.activities.get(ref.scheduledEventId);
   if (!act || act.startedEventId !== ref.startedEventId || actor?.getSnapshot().value !== 'started') return undefined;
   return act;

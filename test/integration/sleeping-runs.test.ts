@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActorFlowClient, attributesOf, type WireEvent } from '../../src/sdk/client.js';
-import { registerOrderTypes, startOrderParticipants, ORDER_WORKFLOW, ORDER_STEPS } from '../../src/demo/order-fulfilment.js';
+import { registerOrderTypes, startOrderParticipants, ORDER_WORKFLOW } from '../../src/demo/order-fulfilment.js';
 import { compact, startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
 import { until } from '../helpers/until.js';
+import { expectOrderHistory } from '../helpers/order-history.js';
 import { manualRuns, UNKNOWN, type ActivityTimeouts, type Run } from '../helpers/manual-runs.js';
 
 /**
@@ -114,15 +115,7 @@ describe('sleeping runs (sleepAfterMs: 0)', () => {
       // 5 decision tasks and 4 activity tasks, each answered to a sleeping run.
       expect(sleptBeforeResponse).toBe(9);
       const events = await e.client.history(domain, execution);
-      const perActivity = ['DecisionTaskScheduled', 'DecisionTaskStarted', 'DecisionTaskCompleted', 'ActivityTaskScheduled', 'ActivityTaskStarted', 'ActivityTaskCompleted'];
-      const expected = ['WorkflowExecutionStarted', ...ORDER_STEPS.flatMap(() => perActivity), 'DecisionTaskScheduled', 'DecisionTaskStarted', 'DecisionTaskCompleted', 'WorkflowExecutionCompleted'];
-      expect(events.map((x) => x.eventType)).toEqual(expected);
-      expect(events.map((x) => x.eventId)).toEqual(Array.from({ length: 29 }, (_, i) => i + 1));
-      const text = compact(events, ['scheduledEventId', 'startedEventId', 'decisionTaskCompletedEventId']);
-      expect(text).toContain('3 DecisionTaskStarted scheduledEventId=2 / 4 DecisionTaskCompleted scheduledEventId=2,startedEventId=3 / 5 ActivityTaskScheduled decisionTaskCompletedEventId=4 / 6 ActivityTaskStarted scheduledEventId=5 / 7 ActivityTaskCompleted scheduledEventId=5,startedEventId=6');
-      expect(text).toContain('28 DecisionTaskCompleted scheduledEventId=26,startedEventId=27 / 29 WorkflowExecutionCompleted decisionTaskCompletedEventId=28');
-      expect(events.filter((x) => x.eventType === 'ActivityTaskScheduled').map((x) => attributesOf(x).activityType.name)).toEqual([...ORDER_STEPS]);
-      for (let i = 1; i < events.length; i++) expect(events[i]!.eventTimestamp).toBeGreaterThanOrEqual(events[i - 1]!.eventTimestamp);
+      expectOrderHistory(events);
       const d = await e.client.call('DescribeWorkflowExecution', { domain, execution });
       expect(d.executionInfo.closeStatus).toBe('COMPLETED');
       expect(d.openCounts).toMatchObject({ openActivityTasks: 0, openDecisionTasks: 0, openTimers: 0 });
