@@ -1,0 +1,94 @@
+import type { AnyStateMachine } from 'xstate';
+import type { MachineClock } from '../../../machines/history-event.js';
+
+/**
+ * The contract between a compiled state machine (compile-state-machine.ts) and the host that runs
+ * its executions (src/sfn/runtime). The machine holds the whole interpreter state in its context
+ * (and in its spawned children for Parallel branches and Map iterations); the host persists each
+ * transition's recorded events with the root's persisted snapshot, then acts.
+ */
+
+/** Step Functions history event types (the subset ActorFlow records). */
+export type SfnEventType =
+  | 'ExecutionStarted' | 'ExecutionSucceeded' | 'ExecutionFailed' | 'ExecutionTimedOut' | 'ExecutionAborted'
+  | 'TaskStateEntered' | 'TaskStateExited' | 'TaskStateAborted'
+  | 'ActivityScheduled' | 'ActivityStarted' | 'ActivitySucceeded' | 'ActivityFailed' | 'ActivityTimedOut' | 'ActivityScheduleFailed'
+  | 'PassStateEntered' | 'PassStateExited'
+  | 'ChoiceStateEntered' | 'ChoiceStateExited'
+  | 'WaitStateEntered' | 'WaitStateExited' | 'WaitStateAborted'
+  | 'SucceedStateEntered' | 'SucceedStateExited'
+  | 'FailStateEntered'
+  | 'ParallelStateEntered' | 'ParallelStateStarted' | 'ParallelStateSucceeded' | 'ParallelStateFailed' | 'ParallelStateExited' | 'ParallelStateAborted'
+  | 'MapStateEntered' | 'MapStateStarted' | 'MapStateSucceeded' | 'MapStateFailed' | 'MapStateExited' | 'MapStateAborted'
+  | 'MapIterationStarted' | 'MapIterationSucceeded' | 'MapIterationFailed' | 'MapIterationAborted';
+
+/** An activity task the host must dispatch once the events recorded with it are persisted. */
+export interface SfnTaskRequest {
+  /** `<actorId>#<n>`: unique per scheduling attempt within the execution; names the task in its token. */
+  key: string;
+  /** The activity ARN (the Task state's Resource). */
+  resource: string;
+  /** The effective input (after InputPath and Parameters), as a JSON string. */
+  input: string;
+  timeoutSeconds?: number;
+  heartbeatSeconds?: number;
+}
+
+/** One history event as a machine records it; the host adds id, previousEventId and timestamp. */
+export interface SfnRecord {
+  type: SfnEventType;
+  /** The `<camelType>EventDetails` member (strings for input/output JSON, as AWS sends them). */
+  details?: Record<string, unknown>;
+  /** ActivityScheduled only. */
+  task?: SfnTaskRequest;
+  /** Activity* events after ActivityScheduled: the task key they belong to. */
+  taskKey?: string;
+}
+
+/** Effects the host supplies when it compiles a definition. Called synchronously, in order. */
+export interface SfnHooks {
+  /**
+   * A machine of one execution recorded an event. `system` is the execution's XState actor system
+   * (root and spawned children share it: the host maps it to that execution); `actorId` is the
+   * recording actor's id, stable across snapshot restore.
+   */
+  record(system: unknown, actorId: string, e: SfnRecord): void;
+}
+
+/** The root machine's input. */
+export interface SfnExecutionInput {
+  executionArn: string;
+  executionName: string;
+  stateMachineArn: string;
+  stateMachineName: string;
+  roleArn: string;
+  /** The execution input, parsed. */
+  input: unknown;
+  /** Epoch ms. */
+  startTime: number;
+}
+
+/** The root machine's output once its snapshot status is 'done'. */
+export type SfnExecutionOutput =
+  | { status: 'SUCCEEDED'; output: unknown }
+  | { status: 'FAILED' | 'TIMED_OUT' | 'ABORTED'; error?: string; cause?: string };
+
+/** Events the host sends to the root actor (the root forwards task events and rearm to its children). */
+export type SfnInputEvent =
+  | { type: 'sfn.activity.started'; key: string; workerName?: string }
+  | { type: 'sfn.activity.heartbeat'; key: string }
+  | { type: 'sfn.activity.succeeded'; key: string; output: unknown }
+  | { type: 'sfn.activity.failed'; key: string; error?: string; cause?: string }
+  | { type: 'sfn.stop'; error?: string; cause?: string }
+  /** After a restore from a persisted snapshot: re-arm every delayed transition from the deadlines in context; started tasks' heartbeat windows restart now. */
+  | { type: 'sfn.rearm' };
+
+export interface CompileOptions {
+  clock: MachineClock;
+  hooks: SfnHooks;
+}
+
+export interface CompiledStateMachine {
+  /** Root machine of one execution: input SfnExecutionInput, output SfnExecutionOutput. Create actors with `{ id: 'root', clock, input }`. */
+  machine: AnyStateMachine;
+}
