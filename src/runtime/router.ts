@@ -17,15 +17,27 @@ const OWNER_TIMEOUT_MS = 70_000;
  */
 export class Router {
   private readonly subs = new Map<number, Subscription>();
+  /** Owner-side handlers by op name: the SWF owner's table plus any registered later (Step Functions). */
+  private readonly handlers = new Map<string, (payload: any) => Promise<unknown>>();
 
   constructor(
     private readonly nc: NatsConnection,
     private readonly s: Subjects,
-    private readonly owner: PartitionOwner,
+    owner: PartitionOwner,
     readonly partitions: number,
-    private readonly ops: Readonly<Record<string, OwnerOp>>,
+    ops: Readonly<Record<string, OwnerOp>>,
     private readonly log: Logger,
-  ) {}
+  ) {
+    for (const [op, fn] of Object.entries(ops)) this.handlers.set(op, (payload) => fn(owner, payload));
+  }
+
+  /** Adds owner-side ops served on the same partition subjects (names must not clash). */
+  register(ops: Readonly<Record<string, (payload: any) => Promise<unknown>>>): void {
+    for (const [op, fn] of Object.entries(ops)) {
+      if (this.handlers.has(op)) throw new Error(`owner op ${op} is already registered`);
+      this.handlers.set(op, fn);
+    }
+  }
 
   partitionOf(domain: string, workflowId: string): number {
     return partitionOf(domain, workflowId, this.partitions);
@@ -40,9 +52,9 @@ export class Router {
   }
 
   async call<T>(partition: number, op: string, payload: unknown): Promise<T> {
-    const fn = Object.hasOwn(this.ops, op) ? this.ops[op] : undefined;
+    const fn = this.handlers.get(op);
     if (!fn) throw new Error(`unknown owner op ${op}`);
-    if (this.owns(partition)) return (await fn(this.owner, payload)) as T;
+    if (this.owns(partition)) return (await fn(payload)) as T;
     const m = await this.nc.request(this.s.partition(partition, op), encode(payload), { timeout: OWNER_TIMEOUT_MS })
       .catch((e: unknown) => { throw new Fault('InternalFailure', `partition ${partition} has no owner right now; retry`, { cause: e }); });
     return fromWire(decode<WireReply<T>>(m.data));
@@ -55,11 +67,11 @@ export class Router {
       callback: (err, m) => {
         if (err) return;
         const op = m.subject.slice(m.subject.lastIndexOf('.') + 1);
-        const fn = Object.hasOwn(this.ops, op) ? this.ops[op] : undefined;
+        const fn = this.handlers.get(op);
         void (async () => {
           try {
             if (!fn) throw new Fault('UnknownOperationException', `unknown owner op ${op}`);
-            m.respond(encode(toWire(await fn(this.owner, decode(m.data)))));
+            m.respond(encode(toWire(await fn(decode(m.data)))));
           } catch (e) {
             if (!(e instanceof Fault)) this.log.error({ err: e, op }, 'owner op failed');
             m.respond(encode(faultToWire(e)));
