@@ -4,7 +4,13 @@ export type FaultName =
   | 'TypeAlreadyExistsFault' | 'TypeDeprecatedFault' | 'TypeNotDeprecatedFault'
   | 'WorkflowExecutionAlreadyStartedFault' | 'DefaultUndefinedFault' | 'LimitExceededFault'
   | 'TooManyTagsFault' | 'OperationNotPermittedFault' | 'ThrottlingException' | 'SerializationException'
-  | 'UnknownOperationException' | 'InternalFailure';
+  | 'UnknownOperationException' | 'InternalFailure'
+  // Step Functions (ValidationException is shared with SWF)
+  | 'ActivityDoesNotExist' | 'ActivityAlreadyExists' | 'ActivityLimitExceeded' | 'ActivityWorkerLimitExceeded'
+  | 'InvalidArn' | 'InvalidName' | 'InvalidDefinition' | 'InvalidToken' | 'InvalidOutput' | 'InvalidExecutionInput'
+  | 'TaskDoesNotExist' | 'TaskTimedOut' | 'StateMachineDoesNotExist' | 'StateMachineAlreadyExists'
+  | 'StateMachineDeleting' | 'StateMachineLimitExceeded' | 'ExecutionDoesNotExist' | 'ExecutionAlreadyExists'
+  | 'ExecutionLimitExceeded' | 'TooManyTags' | 'AccessDeniedException' | 'ConflictException';
 
 /** A wire fault: created by the service layer, turned into a wire error only by the transports. */
 export class Fault extends Error {
@@ -13,6 +19,13 @@ export class Fault extends Error {
     super(message, options);
     this.name = name;
   }
+}
+
+/** The HTTP status a fault is answered with (AWS: 400, except these). */
+export function faultStatus(name: FaultName): number {
+  if (name === 'InternalFailure') return 500;
+  if (name === 'ConflictException') return 409;
+  return 400;
 }
 
 export function isFault(e: unknown, name?: FaultName): e is Fault {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from 'pino';
-import { Fault } from '../domain/faults.js';
+import { Fault, faultStatus } from '../domain/faults.js';
 import type { Operation, ServiceContext } from '../service/context.js';
 import { readBody } from './http-body.js';
 import type { HttpGatewayConfig } from './http-options.js';
@@ -231,7 +231,7 @@ function splitTarget(target: string | undefined): [string, string] {
 }
 
 function faultReply(e: unknown): WireError {
-  if (e instanceof Fault) return { status: e.name === 'InternalFailure' ? 500 : 400, type: e.name, message: e.message };
+  if (e instanceof Fault) return { status: faultStatus(e.name), type: e.name, message: e.message };
   return { status: 500, type: 'InternalFailure', message: 'internal error' };
 }
 

@@ -1,0 +1,80 @@
+import { Fault } from '../domain/faults.js';
+
+/** Where this node's Step Functions resources live (ServiceContext satisfies it). */
+export interface ArnContext { region: string; account: string }
+
+export type SfnArnKind = 'activity' | 'stateMachine' | 'execution';
+
+/** What an ARN names; region and account are whatever the caller wrote (another one simply does not exist). */
+export interface ParsedArn { name: string; stateMachineName?: string; region: string; account: string }
+
+const MAX_NAME = 80;
+const MAX_ARN = 256;
+// Whitespace, the punctuation Step Functions forbids, control characters, U+FFFE/U+FFFF and lone surrogates.
+const FORBIDDEN = /[\s<>{}[\]?*"#%\\^|~`$&,;:/\u0000-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// arn:<partition>:states:<region>:<12-digit account>:<kind>:<rest>
+const ARN = /^arn:aws(?:-[a-z]+)*:states:([a-z0-9-]+):(\d{12}):(activity|stateMachine|execution):(.+)$/;
+
+const base = (ctx: ArnContext) => `arn:aws:states:${ctx.region}:${ctx.account}`;
+
+/** `arn:aws:states:<region>:<account>:activity:<name>` */
+export function activityArn(ctx: ArnContext, name: string): string {
+  return `${base(ctx)}:activity:${name}`;
+}
+
+/** `arn:aws:states:<region>:<account>:stateMachine:<name>` */
+export function stateMachineArn(ctx: ArnContext, name: string): string {
+  return `${base(ctx)}:stateMachine:${name}`;
+}
+
+/** `arn:aws:states:<region>:<account>:execution:<stateMachineName>:<executionName>` */
+export function executionArn(ctx: ArnContext, stateMachineName: string, executionName: string): string {
+  return `${base(ctx)}:execution:${stateMachineName}:${executionName}`;
+}
+
+/** Why a string is not a Step Functions resource name, or undefined when it is one. */
+export function sfnNameProblem(name: string): string | undefined {
+  if (name.length < 1 || name.length > MAX_NAME) return `must have length between 1 and ${MAX_NAME}`;
+  if (FORBIDDEN.test(name)) return 'contains a character that is not allowed';
+  return undefined;
+}
+
+/** A required request member holding a string (missing → ValidationException, not a string → SerializationException). */
+function requiredString(value: unknown, member: string, max: number): string {
+  if (value === undefined || value === null) {
+    throw new Fault('ValidationException', `1 validation error detected: Value null at '${member}' failed to satisfy constraint: Member must not be null`);
+  }
+  if (typeof value !== 'string') throw new Fault('SerializationException', `Expected string at '${member}'`);
+  if (value.length > max) {
+    throw new Fault('ValidationException',
+      `1 validation error detected: Value '${value.slice(0, 64)}' at '${member}' failed to satisfy constraint: Member must have length less than or equal to ${max}`);
+  }
+  return value;
+}
+
+/** A resource name of 1–80 allowed characters, else InvalidName. */
+export function validateSfnName(name: unknown, member: string): string {
+  const s = requiredString(name, member, MAX_NAME);
+  if (sfnNameProblem(s)) throw new Fault('InvalidName', `Invalid Name: '${s}'`);
+  return s;
+}
+
+/**
+ * Reads an activity, state machine or execution ARN. Malformed, of another kind, or naming something
+ * with an invalid name → InvalidArn. Region and account are not checked here.
+ */
+export function parseArn(arn: unknown, kind: SfnArnKind, member: string): ParsedArn {
+  const s = requiredString(arn, member, MAX_ARN);
+  const m = ARN.exec(s);
+  const invalid = () => new Fault('InvalidArn', `Invalid Arn: '${s.slice(0, 256)}'`);
+  if (!m || m[3] !== kind) throw invalid();
+  const [, region, account, , rest] = m as unknown as [string, string, string, string, string];
+  const parts = rest.split(':');
+  if (kind === 'execution') {
+    if (parts.length !== 2 || parts.some((p) => sfnNameProblem(p))) throw invalid();
+    return { name: parts[1]!, stateMachineName: parts[0]!, region, account };
+  }
+  // Versions and aliases (`…:stateMachine:<name>:<n>`) are not served: they are not valid here.
+  if (parts.length !== 1 || sfnNameProblem(parts[0]!)) throw invalid();
+  return { name: parts[0]!, region, account };
+}
