@@ -27,6 +27,15 @@ export const MAX_TRANSITION_BYTES = 960 * 1024;
 /** One stored transition: all events of one state change, in one JetStream message. */
 interface Transition {
   events: HistoryEvent[];
+  /** What the writer keeps beside the events (Step Functions: the root actor's snapshot and bookkeeping). */
+  extra?: unknown;
+}
+
+/** The last transition of a subject, with its stream sequence (the next append's fence). */
+export interface LastTransition<X = unknown> {
+  events: HistoryEvent[];
+  extra: X | undefined;
+  seq: number;
 }
 
 export interface RunHistory {
@@ -44,10 +53,13 @@ export interface RunHistory {
 export class HistoryStore {
   constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, private readonly stream: string) {}
 
-  /** Appends one transition; returns its stream sequence. Throws HistoryConflictError when fenced off. */
-  async append(subject: string, runId: string, events: HistoryEvent[], lastSeq: number, writer: string): Promise<number> {
+  /**
+   * Appends one transition (with an optional `extra` payload kept beside its events); returns its
+   * stream sequence. Throws HistoryConflictError when fenced off.
+   */
+  async append(subject: string, runId: string, events: HistoryEvent[], lastSeq: number, writer: string, extra?: unknown): Promise<number> {
     const msgID = `${runId}:${events[0]!.id}:${writer}`;
-    const data = encode({ events } satisfies Transition);
+    const data = encode((extra === undefined ? { events } : { events, extra }) satisfies Transition);
     if (data.length > MAX_TRANSITION_BYTES) throw new TransitionTooLargeError(data.length);
     try {
       const ack = await this.js.publish(subject, data, {
@@ -58,6 +70,14 @@ export class HistoryStore {
       if (e instanceof JetStreamApiError && e.code === JsCodes.StreamWrongLastSequence) throw new HistoryConflictError(subject, { cause: e });
       throw e;
     }
+  }
+
+  /** The last transition of a subject (one direct get), or undefined for an empty subject. */
+  async readLast<X = unknown>(subject: string): Promise<LastTransition<X> | undefined> {
+    const last = await this.jsm.direct.getMessage(this.stream, { last_by_subj: subject });
+    if (!last) return undefined;
+    const t = decode<Transition>(last.data);
+    return { events: t.events, extra: t.extra as X | undefined, seq: last.seq };
   }
 
   /** Reads a whole run. An empty subject answers at once (no consumer wait). */

@@ -13,6 +13,8 @@ export interface Nats {
   jsm: JetStreamManager;
   registry: KV;
   runs: KV;
+  /** Step Functions execution records (`x.<stateMachine>.<execution>`). */
+  sfnExecutions: KV;
   subjects: Subjects;
 }
 
@@ -56,5 +58,6 @@ export async function openNats(servers: string, s: Subjects, opts: { name: strin
   const kvm = new Kvm(nc);
   const registry = await kvm.create(s.buckets.registry, { history: 1, replicas });
   const runs = await kvm.create(s.buckets.runs, { history: 1, replicas });
-  return { nc, js, jsm, registry, runs, subjects: s };
+  const sfnExecutions = await kvm.create(s.buckets.sfnExecutions, { history: 1, replicas });
+  return { nc, js, jsm, registry, runs, sfnExecutions, subjects: s };
 }

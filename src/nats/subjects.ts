@@ -30,6 +30,8 @@ export interface Subjects {
   partition(p: number, op: string): string;
   partitionWildcard(p: number): string;
   history(p: number, domain: string, workflowId: string, runId: string): string;
+  /** A Step Functions execution's history (`~sfn` is never an escaped SWF domain, so no clash). */
+  sfnHistory(p: number, stateMachineName: string, executionName: string): string;
   historyAll(): string;
   historyPartition(p: number): string;
   taskList(domain: string, kind: 'd' | 'a', taskList: string): string;
@@ -40,7 +42,7 @@ export interface Subjects {
   retention(p: number): string;
   retentionAll(): string;
   streams: { history: string; tasks: string; visibility: string; retention: string };
-  buckets: { registry: string; runs: string; leases: string };
+  buckets: { registry: string; runs: string; leases: string; sfnExecutions: string };
 }
 
 export function subjects(prefix = 'af'): Subjects {
@@ -52,6 +54,7 @@ export function subjects(prefix = 'af'): Subjects {
     partition: (p, op) => `${prefix}.part.${p}.${op}`,
     partitionWildcard: (p) => `${prefix}.part.${p}.*`,
     history: (p, d, w, r) => `${prefix}.hist.${p}.${escapeToken(d)}.${escapeToken(w)}.${escapeToken(r)}`,
+    sfnHistory: (p, sm, x) => `${prefix}.hist.${p}.~sfn.${escapeToken(sm)}.${escapeToken(x)}`,
     historyAll: () => `${prefix}.hist.>`,
     historyPartition: (p) => `${prefix}.hist.${p}.>`,
     taskList: (d, kind, tl) => `${prefix}.task.${escapeToken(d)}.${kind}.${escapeToken(tl)}`,
@@ -62,7 +65,7 @@ export function subjects(prefix = 'af'): Subjects {
     retention: (p) => `${prefix}.ret.${p}`,
     retentionAll: () => `${prefix}.ret.>`,
     streams: { history: `${up}_HISTORY`, tasks: `${up}_TASKS`, visibility: `${up}_VISIBILITY`, retention: `${up}_RETENTION` },
-    buckets: { registry: `${prefix}_registry`, runs: `${prefix}_runs`, leases: `${prefix}_leases` },
+    buckets: { registry: `${prefix}_registry`, runs: `${prefix}_runs`, leases: `${prefix}_leases`, sfnExecutions: `${prefix}_sfn_executions` },
   };
 }
 

@@ -13,10 +13,10 @@ export class MeteredHistoryStore extends HistoryStore {
     super(js, jsm, stream);
   }
 
-  override async append(subject: string, runId: string, events: HistoryEvent[], lastSeq: number, writer: string): Promise<number> {
+  override async append(subject: string, runId: string, events: HistoryEvent[], lastSeq: number, writer: string, extra?: unknown): Promise<number> {
     const t0 = performance.now();
     try {
-      const seq = await super.append(subject, runId, events, lastSeq, writer);
+      const seq = await super.append(subject, runId, events, lastSeq, writer, extra);
       this.metrics.appended((performance.now() - t0) / 1000);
       return seq;
     } catch (e) {
