@@ -14,7 +14,7 @@ import type { ServiceContext } from './service/context.js';
 import { OPERATIONS, OWNER_OPS } from './service/operations.js';
 import { CrossRunEffects } from './service/cross-run-effects.js';
 import { NatsApiServer } from './transport/nats-api.js';
-import { SFN_OPERATIONS } from './service/sfn-operations.js';
+import { mergeOperations, SFN_OPERATIONS } from './service/sfn-operations.js';
 import { mountConsole } from './console/console.js';
 import { startHttpGateway, type HttpGateway } from './transport/http-gateway.js';
 import { resolveHttpOptions, type HttpGatewayOptions } from './transport/http-options.js';
@@ -105,7 +105,8 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   if (recovered > 0) log.info({ recovered, ms: Date.now() - t0 }, 'open runs rebuilt from history');
   for (const p of owned) router.serve(p);
   const ctx: ServiceContext = { registry, router, queues, store, visibility, subjects: s, clock, log, region: config.region, account: config.account };
-  const api = new NatsApiServer(nats.nc, ctx, OPERATIONS, log.child({ c: 'api' }));
+  // Over NATS both services share af.api.<Action>: their action names must not clash.
+  const api = new NatsApiServer(nats.nc, ctx, mergeOperations(OPERATIONS, SFN_OPERATIONS), log.child({ c: 'api' }));
   api.start();
   // Node introspection for operators and benchmarks: memory and run counts.
   nats.nc.subscribe(`${s.prefix}.node.${config.nodeName}.stats`, {

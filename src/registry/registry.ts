@@ -86,8 +86,17 @@ export class Registry {
     }
   }
 
+  /** Deletes a key last written at `revision`; RegistryConflictError when another writer changed it first. */
   async remove(key: string, revision: number): Promise<void> {
-    await this.kv.delete(key, { previousSeq: revision });
+    try {
+      await this.kv.delete(key, { previousSeq: revision });
+    } catch (e) {
+      if (e instanceof JetStreamApiError && e.code === JsCodes.StreamWrongLastSequence) {
+        this.cache.delete(key);
+        throw new RegistryConflictError(key);
+      }
+      throw e;
+    }
     this.cache.set(key, { value: null, revision: revision + 1 });
   }
 

@@ -1,7 +1,25 @@
 import type { Operation } from './context.js';
+import { createActivity, deleteActivity, describeActivity, listActivities } from './sfn-activities.js';
 
 /**
- * Step Functions actions (`AWSStepFunctions.<Action>` over HTTP), by their AWS name. Empty until the
- * activity surface lands: every call is answered with UnknownOperationException.
+ * Step Functions actions by their AWS name: `AWSStepFunctions.<Action>` over HTTP and, merged with
+ * the SWF table, `<prefix>.api.<Action>` over NATS (see mergeOperations).
  */
-export const SFN_OPERATIONS: Readonly<Record<string, Operation>> = {};
+export const SFN_OPERATIONS: Readonly<Record<string, Operation>> = {
+  CreateActivity: createActivity,
+  DescribeActivity: describeActivity,
+  ListActivities: listActivities,
+  DeleteActivity: deleteActivity,
+};
+
+/** One table from several; a name served by two of them is a programming error, refused at start-up. */
+export function mergeOperations(...tables: Readonly<Record<string, Operation>>[]): Readonly<Record<string, Operation>> {
+  const out: Record<string, Operation> = {};
+  for (const t of tables) {
+    for (const [name, op] of Object.entries(t)) {
+      if (Object.hasOwn(out, name)) throw new Error(`operation ${name} is defined twice: every action name must be unique across SWF and Step Functions`);
+      out[name] = op;
+    }
+  }
+  return out;
+}

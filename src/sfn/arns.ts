@@ -52,10 +52,10 @@ function requiredString(value: unknown, member: string, max: number): string {
   return value;
 }
 
-/** A resource name of 1–80 allowed characters, else InvalidName. */
+/** A resource name of 1–80 allowed characters, else InvalidName (missing → ValidationException). */
 export function validateSfnName(name: unknown, member: string): string {
-  const s = requiredString(name, member, MAX_NAME);
-  if (sfnNameProblem(s)) throw new Fault('InvalidName', `Invalid Name: '${s}'`);
+  const s = requiredString(name, member, Number.MAX_SAFE_INTEGER);
+  if (sfnNameProblem(s)) throw new Fault('InvalidName', `Invalid Name: '${s.slice(0, 256)}'`);
   return s;
 }
 
@@ -77,4 +77,14 @@ export function parseArn(arn: unknown, kind: SfnArnKind, member: string): Parsed
   // Versions and aliases (`…:stateMachine:<name>:<n>`) are not served: they are not valid here.
   if (parts.length !== 1 || sfnNameProblem(parts[0]!)) throw invalid();
   return { name: parts[0]!, region, account };
+}
+
+// arn:<partition>:iam::<12-digit account>:role/<optional path/><name>
+const ROLE_ARN = /^arn:aws(?:-[a-z]+)*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
+
+/** An IAM role ARN (`arn:aws:iam::<12 digits>:role/<name>`), required; bad syntax → InvalidArn. */
+export function parseRoleArn(value: unknown, member: string): string {
+  const s = requiredString(value, member, MAX_ARN);
+  if (!ROLE_ARN.test(s)) throw new Fault('InvalidArn', `Invalid Arn: '${s}'`);
+  return s;
 }
