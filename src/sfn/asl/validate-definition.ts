@@ -1,0 +1,73 @@
+import { at, InvalidDefinitionError, Problems } from './definition-problems.js';
+import type { AslDefinition } from './types.js';
+import { validateGraph } from './validate-graph.js';
+import { integerIn, isObj, onlyFields, type Obj } from './validate-values.js';
+
+export { InvalidDefinitionError, isInvalidDefinition, type DefinitionProblem } from './definition-problems.js';
+
+/** The largest definition CreateStateMachine accepts (1 MiB of UTF-8). */
+export const MAX_DEFINITION_BYTES = 1024 * 1024;
+
+const TOP_FIELDS = new Set(['StartAt', 'States', 'Comment', 'Version', 'TimeoutSeconds', 'QueryLanguage']);
+
+/**
+ * Parses and validates a States Language definition (JSONPath flavour, activity Task states), and
+ * returns it normalised (Map: `Iterator` → `ItemProcessor`, `Parameters` → `ItemSelector`).
+ * Throws InvalidDefinitionError listing every problem found.
+ */
+export function parseDefinition(text: string): AslDefinition {
+  if (typeof text !== 'string' || text.trim() === '') {
+    throw new InvalidDefinitionError([{ code: 'MISSING_DESCRIPTION', path: '', message: 'The definition is empty' }]);
+  }
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_DEFINITION_BYTES) {
+    throw new InvalidDefinitionError([{
+      code: 'SCHEMA_VALIDATION_FAILED', path: '/', message: `The definition is ${bytes} bytes long; the limit is ${MAX_DEFINITION_BYTES}`,
+    }]);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new InvalidDefinitionError([{ code: 'INVALID_JSON_DESCRIPTION', path: '', message: (e as Error).message }]);
+  }
+  return validateDefinition(value);
+}
+
+/** Validates an already parsed definition; see parseDefinition. The value is normalised in place. */
+export function validateDefinition(value: unknown): AslDefinition {
+  const p = new Problems();
+  if (!isObj(value)) {
+    p.schema('', 'The definition must be a JSON object');
+    throw new InvalidDefinitionError(p.list);
+  }
+  onlyFields(p, '', value, TOP_FIELDS);
+  if (value.Version !== undefined && value.Version !== '1.0') p.schema(at('', 'Version'), 'Value should be one of the following: [1.0]');
+  integerIn(p, '', value, 'TimeoutSeconds', 1);
+  if (value.QueryLanguage !== undefined && value.QueryLanguage !== 'JSONPath') {
+    p.schema(at('', 'QueryLanguage'), value.QueryLanguage === 'JSONata'
+      ? 'JSONata is not supported: ActorFlow runs JSONPath definitions only'
+      : 'Value should be one of the following: [JSONPath, JSONata]');
+  }
+  validateGraph(p, new Map(), value, '', new Set());
+  if (p.count > 0) throw new InvalidDefinitionError(p.list);
+  normaliseGraph(value);
+  return value as unknown as AslDefinition;
+}
+
+/** Map states get the current field names: `ItemProcessor` and `ItemSelector`. */
+function normaliseGraph(graph: Obj): void {
+  for (const state of Object.values(graph.States as Record<string, Obj>)) {
+    if (state.Type === 'Parallel') (state.Branches as Obj[]).forEach(normaliseGraph);
+    if (state.Type !== 'Map') continue;
+    if (state.Iterator !== undefined) {
+      state.ItemProcessor = state.Iterator;
+      delete state.Iterator;
+    }
+    if (state.Parameters !== undefined) {
+      state.ItemSelector = state.Parameters;
+      delete state.Parameters;
+    }
+    normaliseGraph(state.ItemProcessor as Obj);
+  }
+}

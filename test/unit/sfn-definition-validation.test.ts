@@ -1,0 +1,387 @@
+import { describe, expect, it } from 'vitest';
+import {
+  InvalidDefinitionError, isInvalidDefinition, MAX_DEFINITION_BYTES, parseDefinition, type DefinitionProblem,
+} from '../../src/sfn/asl/validate-definition.js';
+
+/*
+ * Amazon States Language validation: every rule with a small bad definition (the AWS code and the
+ * path it is reported at), then valid definitions of every state type, which come back unchanged or
+ * with legacy Map fields renamed.
+ */
+
+const ACT = 'arn:aws:states:us-east-1:123456789012:activity:work';
+type States = Record<string, Record<string, unknown>>;
+
+/** A definition starting at its first state. */
+function def(states: States, top: Record<string, unknown> = {}): string {
+  return JSON.stringify({ StartAt: Object.keys(states)[0], States: states, ...top });
+}
+
+/** One state `S` (plus an `End` state for the transitions a case needs). */
+function one(state: Record<string, unknown>, top: Record<string, unknown> = {}): string {
+  return def({ S: state, End: { Type: 'Succeed' } }, top);
+}
+
+const task = (extra: Record<string, unknown> = {}) => one({ Type: 'Task', Resource: ACT, Next: 'End', ...extra });
+const choice = (rule: Record<string, unknown>) => one({ Type: 'Choice', Choices: [{ Next: 'End', ...rule }] });
+const cmp = (op: Record<string, unknown>) => choice({ Variable: '$.x', ...op });
+const wait = (fields: Record<string, unknown>) => one({ Type: 'Wait', Next: 'End', ...fields });
+const fail = (fields: Record<string, unknown>) => def({ F: { Type: 'Fail', ...fields } });
+const retry = (...retriers: Record<string, unknown>[]) => task({ Retry: retriers });
+const catches = (...catchers: Record<string, unknown>[]) => task({ Catch: catchers });
+const branch = (states: States) => ({ StartAt: Object.keys(states)[0], States: states });
+const parallel = (...branches: unknown[]) => one({ Type: 'Parallel', Branches: branches, Next: 'End' });
+const map = (fields: Record<string, unknown>) => one({ Type: 'Map', Next: 'End', ...fields });
+const processor = branch({ Item: { Type: 'Pass', End: true } });
+
+function problemsOf(text: string): readonly DefinitionProblem[] {
+  try {
+    parseDefinition(text);
+  } catch (e) {
+    if (isInvalidDefinition(e)) return e.problems;
+    throw e;
+  }
+  throw new Error(`accepted: ${text.slice(0, 200)}`);
+}
+
+// [what, definition, code, path (exact), message fragment]
+const BAD: [string, string, string, string, string][] = [
+  ['not JSON', '{"StartAt": "A", "States": {', 'INVALID_JSON_DESCRIPTION', '', 'JSON'],
+  ['empty text', '  ', 'MISSING_DESCRIPTION', '', 'empty'],
+  ['not an object', '[{"StartAt": "A"}]', 'SCHEMA_VALIDATION_FAILED', '/', 'JSON object'],
+  ['a JSON string', '"hello"', 'SCHEMA_VALIDATION_FAILED', '/', 'JSON object'],
+  ['missing StartAt', JSON.stringify({ States: { A: { Type: 'Succeed' } } }), 'SCHEMA_VALIDATION_FAILED', '/', 'These fields are required: [StartAt]'],
+  ['StartAt naming no state', def({ A: { Type: 'Succeed' } }).replace('"StartAt":"A"', '"StartAt":"Nope"'), 'MISSING_TRANSITION_TARGET', '/StartAt', "Missing 'StartAt' target: Nope"],
+  ['missing States', JSON.stringify({ StartAt: 'A' }), 'SCHEMA_VALIDATION_FAILED', '/', 'These fields are required: [States]'],
+  ['empty States', JSON.stringify({ StartAt: 'A', States: {} }), 'SCHEMA_VALIDATION_FAILED', '/States', 'Value cannot be empty'],
+  ['unknown top-level field', def({ A: { Type: 'Succeed' } }, { Foo: 1 }), 'SCHEMA_VALIDATION_FAILED', '/', "Field 'Foo' is not supported"],
+  ['state name over 80 characters', def({ ['N'.repeat(81)]: { Type: 'Succeed' } }), 'INVALID_STATE_NAME', `/States/${'N'.repeat(81)}`, '80'],
+  ['unknown state Type', def({ A: { Type: 'Sleep', End: true } }), 'SCHEMA_VALIDATION_FAILED', '/States/A/Type', 'one of the following: [Task, Pass'],
+  ['state without Type', def({ A: { End: true } }), 'SCHEMA_VALIDATION_FAILED', '/States/A', 'These fields are required: [Type]'],
+  ['Result on a Task', task({ Result: 1 }), 'SCHEMA_VALIDATION_FAILED', '/States/S', "Field 'Result' is not supported"],
+  ['Resource on a Pass', one({ Type: 'Pass', Resource: ACT, End: true }), 'SCHEMA_VALIDATION_FAILED', '/States/S', "Field 'Resource' is not supported"],
+  ['Assign (variables) on a Pass', one({ Type: 'Pass', Assign: { a: 1 }, End: true }), 'SCHEMA_VALIDATION_FAILED', '/States/S', "Field 'Assign' is not supported"],
+  ['neither Next nor End', def({ A: { Type: 'Pass' } }), 'SCHEMA_VALIDATION_FAILED', '/States/A', 'required: [Next, End]'],
+  ['End false without Next', def({ A: { Type: 'Pass', End: false } }), 'SCHEMA_VALIDATION_FAILED', '/States/A', "'End' must be true"],
+  ['both Next and End', one({ Type: 'Pass', Next: 'End', End: true }), 'SCHEMA_VALIDATION_FAILED', '/States/S', 'only be one of the following fields: [Next, End]'],
+  ['End on Succeed', def({ A: { Type: 'Succeed', End: true } }), 'SCHEMA_VALIDATION_FAILED', '/States/A', "Field 'End' is not supported"],
+  ['Next on Choice', one({ Type: 'Choice', Choices: [{ Variable: '$.x', IsNull: true, Next: 'End' }], Next: 'End' }), 'SCHEMA_VALIDATION_FAILED', '/States/S', "Field 'Next' is not supported"],
+  ['Next on Fail', one({ Type: 'Fail', Next: 'End' }), 'SCHEMA_VALIDATION_FAILED', '/States/S', "Field 'Next' is not supported"],
+  ['Next naming no state', def({ A: { Type: 'Pass', Next: 'Nowhere' } }), 'MISSING_TRANSITION_TARGET', '/States/A/Next', "Missing 'Next' target: Nowhere"],
+  ['Choice rule Next naming no state', one({ Type: 'Choice', Choices: [{ Variable: '$.x', IsNull: true, Next: 'Nowhere' }], Default: 'End' }), 'MISSING_TRANSITION_TARGET', '/States/S/Choices[0]/Next', 'Nowhere'],
+  ['Default naming no state', one({ Type: 'Choice', Choices: [{ Variable: '$.x', IsNull: true, Next: 'End' }], Default: 'Nowhere' }), 'MISSING_TRANSITION_TARGET', '/States/S/Default', "Missing 'Default' target: Nowhere"],
+  ['Catch Next naming no state', catches({ ErrorEquals: ['States.ALL'], Next: 'Nowhere' }), 'MISSING_TRANSITION_TARGET', '/States/S/Catch[0]/Next', 'Nowhere'],
+  ['unreachable state', def({ A: { Type: 'Succeed' }, B: { Type: 'Succeed' } }), 'MISSING_TRANSITION_TARGET', '/States/B', 'State "B" is not reachable.'],
+  ['no terminal state', def({ A: { Type: 'Pass', Next: 'B' }, B: { Type: 'Pass', Next: 'A' } }), 'MISSING_END_STATE', '/States', 'no terminal state'],
+  ['Task without Resource', one({ Type: 'Task', Next: 'End' }), 'SCHEMA_VALIDATION_FAILED', '/States/S', 'These fields are required: [Resource]'],
+  ['Resource not an ARN', task({ Resource: 'work' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Resource', 'not a valid resource ARN'],
+  ['activity ARN with a bad name', task({ Resource: `${ACT} x` }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Resource', 'not a valid resource ARN'],
+  ['Lambda resource', task({ Resource: 'arn:aws:lambda:us-east-1:123456789012:function:f' }), 'INVALID_RESOURCE', '/States/S/Resource', 'activity Task states only'],
+  ['service integration resource', task({ Resource: 'arn:aws:states:::lambda:invoke' }), 'INVALID_RESOURCE', '/States/S/Resource', 'activity'],
+  ['TimeoutSeconds and TimeoutSecondsPath', task({ TimeoutSeconds: 10, TimeoutSecondsPath: '$.t' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/TimeoutSecondsPath', '[TimeoutSeconds, TimeoutSecondsPath]'],
+  ['HeartbeatSeconds and HeartbeatSecondsPath', task({ HeartbeatSeconds: 10, HeartbeatSecondsPath: '$.h' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/HeartbeatSecondsPath', '[HeartbeatSeconds, HeartbeatSecondsPath]'],
+  ['TimeoutSeconds zero', task({ TimeoutSeconds: 0 }), 'SCHEMA_VALIDATION_FAILED', '/States/S/TimeoutSeconds', 'greater than or equal to 1'],
+  ['HeartbeatSeconds not an integer', task({ HeartbeatSeconds: 1.5 }), 'SCHEMA_VALIDATION_FAILED', '/States/S/HeartbeatSeconds', 'must be an INTEGER'],
+  ['TimeoutSeconds a string', task({ TimeoutSeconds: '10' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/TimeoutSeconds', 'must be an INTEGER'],
+  ['HeartbeatSeconds not below TimeoutSeconds', task({ TimeoutSeconds: 10, HeartbeatSeconds: 10 }), 'SCHEMA_VALIDATION_FAILED', '/States/S/HeartbeatSeconds', 'smaller than'],
+  ['TimeoutSecondsPath not a path', task({ TimeoutSecondsPath: 'timeout' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/TimeoutSecondsPath', 'Reference Path'],
+  ['HeartbeatSecondsPath with a wildcard', task({ HeartbeatSecondsPath: '$.h[*]' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/HeartbeatSecondsPath', 'Reference Path'],
+  ['InputPath not a path', task({ InputPath: 'input' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/InputPath', 'valid JSONPath'],
+  ['OutputPath unparsable', task({ OutputPath: '$.a[' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/OutputPath', 'valid JSONPath'],
+  ['ResultPath with a wildcard', task({ ResultPath: '$.a[*]' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/ResultPath', 'Reference Path'],
+  ['ResultPath into the context object', task({ ResultPath: '$$.Execution' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/ResultPath', 'context object'],
+  ['ItemsPath deep scan', map({ ItemsPath: '$..items', ItemProcessor: processor }), 'SCHEMA_VALIDATION_FAILED', '/States/S/ItemsPath', 'Reference Path'],
+  ['Catch ResultPath not a reference path', catches({ ErrorEquals: ['States.ALL'], Next: 'End', ResultPath: 'err' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Catch[0]/ResultPath', 'Reference Path'],
+  ['Parameters .$ value not a string', task({ Parameters: { 'a.$': 5 } }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Parameters/a.$', 'must be a STRING'],
+  ['Parameters .$ value not a path', task({ Parameters: { 'a.$': 'input.a' } }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Parameters/a.$', 'valid JSONPath or a valid intrinsic'],
+  ['Parameters .$ nested in an array', task({ Parameters: { list: [{ 'b.$': '$.[' }] } }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Parameters/list[0]/b.$', 'valid JSONPath'],
+  ['Parameters .$ unknown intrinsic', task({ Parameters: { 'a.$': 'States.Nope($.x)' } }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Parameters/a.$', 'intrinsic'],
+  ['Parameters .$ unclosed intrinsic', task({ Parameters: { 'a.$': "States.Format('{}', $.x" } }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Parameters/a.$', 'intrinsic'],
+  ['ResultSelector nested .$ bad', task({ ResultSelector: { out: { 'v.$': 'v' } } }), 'SCHEMA_VALIDATION_FAILED', '/States/S/ResultSelector/out/v.$', 'valid JSONPath'],
+  ['ItemSelector .$ bad', map({ ItemProcessor: processor, ItemSelector: { 'v.$': 7 } }), 'SCHEMA_VALIDATION_FAILED', '/States/S/ItemSelector/v.$', 'STRING'],
+  ['Parameters not an object', task({ Parameters: 'x' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Parameters', 'OBJECT'],
+  ['Choice without Choices', one({ Type: 'Choice', Default: 'End' }), 'SCHEMA_VALIDATION_FAILED', '/States/S', 'These fields are required: [Choices]'],
+  ['Choice with empty Choices', one({ Type: 'Choice', Choices: [], Default: 'End' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Choices', 'Value cannot be empty'],
+  ['top-level rule without Next', one({ Type: 'Choice', Choices: [{ Variable: '$.x', IsNull: true }], Default: 'End' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Choices[0]', 'These fields are required: [Next]'],
+  ['Next inside And', choice({ And: [{ Variable: '$.x', IsNull: true, Next: 'End' }] }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Choices[0]/And[0]', "Field 'Next' is not supported"],
+  ['Next inside Not', choice({ Not: { Variable: '$.x', IsNull: true, Next: 'End' } }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Choices[0]/Not', "Field 'Next' is not supported"],
+  ['rule with Variable and And', choice({ Variable: '$.x', IsNull: true, And: [{ Variable: '$.y', IsNull: true }] }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Choices[0]', 'only one of the following fields'],
+  ['comparison without operator', cmp({}), 'SCHEMA_VALIDATION_FAILED', '/States/S/Choices[0]', 'exactly one operator (found none)'],
+  ['comparison with two operators', cmp({ StringEquals: 'a', StringGreaterThan: 'b' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Choices[0]', 'exactly one operator (found StringEquals, StringGreaterThan)'],
+  ['unknown operator', cmp({ StringContains: 'a' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Choices[0]', "Field 'StringContains' is not supported"],
+  ['StringMatchesPath (no such twin)', cmp({ StringMatchesPath: '$.y' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Choices[0]', "Field 'StringMatchesPath' is not supported"],
+  ['StringEquals with a number', cmp({ StringEquals: 1 }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Choices[0]/StringEquals', 'must be a STRING'],
+  ['NumericEquals with a string', cmp({ NumericEquals: '1' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Choices[0]/NumericEquals', 'must be a NUMBER'],
+  ['BooleanEquals with a string', cmp({ BooleanEquals: 'true' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Choices[0]/BooleanEquals', 'must be a BOOLEAN'],
+  ['TimestampEquals not RFC 3339', cmp({ TimestampEquals: '2024-01-01 10:00:00' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Choices[0]/TimestampEquals', 'RFC3339'],
+  ['TimestampLessThan with an impossible date', cmp({ TimestampLessThan: '2023-02-30T00:00:00Z' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Choices[0]/TimestampLessThan', 'RFC3339'],
+  ['IsPresent with a string', cmp({ IsPresent: 'yes' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Choices[0]/IsPresent', 'must be a BOOLEAN'],
+  ['NumericEqualsPath not a path', cmp({ NumericEqualsPath: 'y' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Choices[0]/NumericEqualsPath', 'valid JSONPath'],
+  ['Variable not a path', choice({ Variable: 'x', IsNull: true }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Choices[0]/Variable', 'valid JSONPath'],
+  ['empty Or', choice({ Or: [] }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Choices[0]/Or', 'Value cannot be empty'],
+  ['Wait without a duration', wait({}), 'SCHEMA_VALIDATION_FAILED', '/States/S', 'Exactly one of these fields is required: [Seconds, Timestamp, SecondsPath, TimestampPath]'],
+  ['Wait with two durations', wait({ Seconds: 1, TimestampPath: '$.t' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/TimestampPath', 'only be one of the following fields'],
+  ['Wait with negative Seconds', wait({ Seconds: -1 }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Seconds', 'greater than or equal to 0'],
+  ['Wait with a bad Timestamp', wait({ Timestamp: '2024-13-01T00:00:00Z' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Timestamp', 'RFC3339'],
+  ['Wait with a lowercase Timestamp', wait({ Timestamp: '2024-01-01t00:00:00z' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Timestamp', 'RFC3339'],
+  ['Wait SecondsPath not a path', wait({ SecondsPath: 'secs' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/SecondsPath', 'Reference Path'],
+  ['Fail with Error and ErrorPath', fail({ Error: 'E', ErrorPath: '$.e' }), 'SCHEMA_VALIDATION_FAILED', '/States/F/ErrorPath', '[Error, ErrorPath]'],
+  ['Fail with Cause and CausePath', fail({ Cause: 'C', CausePath: '$.c' }), 'SCHEMA_VALIDATION_FAILED', '/States/F/CausePath', '[Cause, CausePath]'],
+  ['Fail CausePath not a path', fail({ CausePath: 'cause' }), 'SCHEMA_VALIDATION_FAILED', '/States/F/CausePath', 'valid JSONPath or a valid intrinsic'],
+  ['Retry States.ALL not alone', retry({ ErrorEquals: ['States.ALL', 'E'] }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Retry[0]/ErrorEquals', 'States.ALL must appear alone and at end of list'],
+  ['Retry States.ALL not last', retry({ ErrorEquals: ['States.ALL'] }, { ErrorEquals: ['E'] }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Retry[0]/ErrorEquals', 'States.ALL must appear alone'],
+  ['Catch States.ALL not last', catches({ ErrorEquals: ['States.ALL'], Next: 'End' }, { ErrorEquals: ['E'], Next: 'End' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Catch[0]/ErrorEquals', 'States.ALL must appear alone'],
+  ['empty ErrorEquals', retry({ ErrorEquals: [] }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Retry[0]/ErrorEquals', 'Value cannot be empty'],
+  ['Retry without ErrorEquals', retry({ MaxAttempts: 1 }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Retry[0]', 'These fields are required: [ErrorEquals]'],
+  ['custom error in the States. namespace', retry({ ErrorEquals: ['States.MyError'] }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Retry[0]/ErrorEquals[0]', "'States.MyError' is not a predefined error name"],
+  ['MaxAttempts negative', retry({ ErrorEquals: ['E'], MaxAttempts: -1 }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Retry[0]/MaxAttempts', 'greater than or equal to 0'],
+  ['IntervalSeconds zero', retry({ ErrorEquals: ['E'], IntervalSeconds: 0 }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Retry[0]/IntervalSeconds', 'greater than or equal to 1'],
+  ['BackoffRate below 1', retry({ ErrorEquals: ['E'], BackoffRate: 0.5 }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Retry[0]/BackoffRate', 'greater than or equal to 1.0'],
+  ['JitterStrategy unknown', retry({ ErrorEquals: ['E'], JitterStrategy: 'PARTIAL' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Retry[0]/JitterStrategy', '[NONE, FULL]'],
+  ['unknown Retry field', retry({ ErrorEquals: ['E'], Delay: 3 }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Retry[0]', "Field 'Delay' is not supported"],
+  ['Catch without Next', catches({ ErrorEquals: ['E'] }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Catch[0]', 'These fields are required: [Next]'],
+  ['Parallel without Branches', one({ Type: 'Parallel', Next: 'End' }), 'SCHEMA_VALIDATION_FAILED', '/States/S', 'These fields are required: [Branches]'],
+  ['Parallel with empty Branches', parallel(), 'SCHEMA_VALIDATION_FAILED', '/States/S/Branches', 'Value cannot be empty'],
+  ['invalid branch state', parallel(branch({ X: { Type: 'Pass', End: true, Resource: ACT } })), 'SCHEMA_VALIDATION_FAILED', '/States/S/Branches[0]/States/X', "Field 'Resource' is not supported"],
+  ['branch without StartAt', parallel({ States: { X: { Type: 'Succeed' } } }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Branches[0]', 'These fields are required: [StartAt]'],
+  ['branch state Next leaving the branch', parallel(branch({ X: { Type: 'Pass', Next: 'End' } })), 'MISSING_TRANSITION_TARGET', '/States/S/Branches[0]/States/X/Next', 'cannot transition out of its Parallel branch'],
+  ['unreachable state in a branch', parallel(branch({ X: { Type: 'Succeed' }, Y: { Type: 'Succeed' } })), 'MISSING_TRANSITION_TARGET', '/States/S/Branches[0]/States/Y', 'not reachable'],
+  ['same state name in two branches', parallel(branch({ X: { Type: 'Succeed' } }), branch({ X: { Type: 'Succeed' } })), 'DUPLICATE_STATE_NAME', '/States/S/Branches[1]/States/X', 'Duplicate State name: X'],
+  ['Map without ItemProcessor', map({}), 'SCHEMA_VALIDATION_FAILED', '/States/S', 'These fields are required: [ItemProcessor]'],
+  ['Map with ItemProcessor and Iterator', map({ ItemProcessor: processor, Iterator: processor }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Iterator', '[ItemProcessor, Iterator]'],
+  ['Map with ItemSelector and Parameters', map({ ItemProcessor: processor, ItemSelector: {}, Parameters: {} }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Parameters', '[ItemSelector, Parameters]'],
+  ['MaxConcurrency negative', map({ ItemProcessor: processor, MaxConcurrency: -1 }), 'SCHEMA_VALIDATION_FAILED', '/States/S/MaxConcurrency', 'greater than or equal to 0'],
+  ['MaxConcurrency and MaxConcurrencyPath', map({ ItemProcessor: processor, MaxConcurrency: 2, MaxConcurrencyPath: '$.n' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/MaxConcurrencyPath', '[MaxConcurrency, MaxConcurrencyPath]'],
+  ['distributed Map', map({ ItemProcessor: { ...processor, ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' } } }), 'SCHEMA_VALIDATION_FAILED', '/States/S/ItemProcessor/ProcessorConfig/Mode', 'INLINE mode only'],
+  ['ItemReader (distributed only)', map({ ItemProcessor: processor, ItemReader: {} }), 'SCHEMA_VALIDATION_FAILED', '/States/S', "Field 'ItemReader' is not supported"],
+  ['Map iteration state leaving the iteration', map({ ItemProcessor: branch({ Item: { Type: 'Pass', Next: 'S' } }) }), 'MISSING_TRANSITION_TARGET', '/States/S/ItemProcessor/States/Item/Next', 'cannot transition out'],
+  ['top-level TimeoutSeconds zero', def({ A: { Type: 'Succeed' } }, { TimeoutSeconds: 0 }), 'SCHEMA_VALIDATION_FAILED', '/TimeoutSeconds', 'greater than or equal to 1'],
+  ['top-level TimeoutSeconds a string', def({ A: { Type: 'Succeed' } }, { TimeoutSeconds: '60' }), 'SCHEMA_VALIDATION_FAILED', '/TimeoutSeconds', 'INTEGER'],
+  ['Version not 1.0', def({ A: { Type: 'Succeed' } }, { Version: '2.0' }), 'SCHEMA_VALIDATION_FAILED', '/Version', '[1.0]'],
+  ['JSONata', def({ A: { Type: 'Succeed' } }, { QueryLanguage: 'JSONata' }), 'SCHEMA_VALIDATION_FAILED', '/QueryLanguage', 'JSONPath definitions only'],
+  ['Comment not a string', one({ Type: 'Pass', End: true, Comment: 5 }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Comment', 'STRING'],
+];
+
+describe('parseDefinition rejects bad definitions with the AWS code and path', () => {
+  it.each(BAD)('%s', (_what, text, code, path, fragment) => {
+    const problems = problemsOf(text);
+    const hit = problems.find((p) => p.code === code && p.path === path && p.message.includes(fragment));
+    expect(hit, JSON.stringify(problems, null, 1)).toBeDefined();
+  });
+
+  it('has a case for at least 30 kinds of problem', () => {
+    expect(BAD.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it('words the error as AWS does', () => {
+    let error: unknown;
+    try {
+      parseDefinition(def({ A: { Type: 'Pass', Next: 'Nowhere' } }));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(InvalidDefinitionError);
+    expect((error as Error).name).toBe('InvalidDefinitionError');
+    expect((error as Error).message).toBe("Invalid State Machine Definition: 'MISSING_TRANSITION_TARGET: Missing 'Next' target: Nowhere at /States/A/Next'");
+  });
+
+  it('lists every problem, joined with ", "', () => {
+    const text = def({ A: { Type: 'Task', Resource: 'nope', Next: 'B', Result: 1 }, B: { Type: 'Wait', End: true } });
+    const problems = problemsOf(text);
+    expect(problems.map((p) => `${p.code} ${p.path}`)).toEqual([
+      'SCHEMA_VALIDATION_FAILED /States/A',
+      'SCHEMA_VALIDATION_FAILED /States/A/Resource',
+      'SCHEMA_VALIDATION_FAILED /States/B',
+    ]);
+    try {
+      parseDefinition(text);
+    } catch (e) {
+      expect((e as Error).message).toBe("Invalid State Machine Definition: '"
+        + "SCHEMA_VALIDATION_FAILED: Field 'Result' is not supported at /States/A, "
+        + 'SCHEMA_VALIDATION_FAILED: Value is not a valid resource ARN at /States/A/Resource, '
+        + 'SCHEMA_VALIDATION_FAILED: Exactly one of these fields is required: [Seconds, Timestamp, SecondsPath, TimestampPath] at /States/B\'');
+    }
+  });
+
+  it('rejects a definition over 1 MiB before parsing it', () => {
+    const text = def({ A: { Type: 'Pass', Result: 'x'.repeat(MAX_DEFINITION_BYTES), End: true } });
+    const [problem] = problemsOf(text);
+    expect(problem).toMatchObject({ code: 'SCHEMA_VALIDATION_FAILED', path: '/' });
+    expect(problem!.message).toContain('limit is 1048576');
+  });
+});
+
+const VALID: [string, unknown][] = [
+  ['the smallest machine', { StartAt: 'A', States: { A: { Type: 'Pass', End: true } } }],
+  ['top-level options', {
+    Comment: 'all the top-level members', Version: '1.0', TimeoutSeconds: 3600, QueryLanguage: 'JSONPath',
+    StartAt: 'Done', States: { Done: { Type: 'Succeed', Comment: 'done', InputPath: '$.a', OutputPath: null } },
+  }],
+  ['an activity Task with every member', {
+    StartAt: 'Work',
+    States: {
+      Work: {
+        Type: 'Task', Resource: ACT, Comment: 'c', InputPath: '$.order', OutputPath: '$',
+        Parameters: {
+          'id.$': '$.id', 'exec.$': '$$.Execution.Id', static: { n: 1, list: [{ 'x.$': '$.x' }] },
+          'msg.$': "States.Format('order {}', $.id)", 'arr.$': 'States.Array($.a, $.b)',
+        },
+        ResultSelector: { 'out.$': '$.result' }, ResultPath: '$.work',
+        TimeoutSeconds: 300, HeartbeatSeconds: 60,
+        Retry: [
+          { ErrorEquals: ['States.Timeout', 'Custom.Error'], IntervalSeconds: 2, MaxAttempts: 5, BackoffRate: 1.5, MaxDelaySeconds: 30, JitterStrategy: 'FULL' },
+          { ErrorEquals: ['States.ALL'], MaxAttempts: 0 },
+        ],
+        Catch: [
+          { ErrorEquals: ['States.HeartbeatTimeout'], Next: 'Recover', ResultPath: '$.error' },
+          { ErrorEquals: ['States.ALL'], Next: 'Failed', ResultPath: null },
+        ],
+        Next: 'Done',
+      },
+      Recover: { Type: 'Task', Resource: ACT, TimeoutSecondsPath: '$.timeout', HeartbeatSecondsPath: '$.hb', End: true },
+      Failed: { Type: 'Fail', Error: 'WorkFailed', Cause: 'the activity failed' },
+      Done: { Type: 'Succeed' },
+    },
+  }],
+  ['a Choice with every operator family, And/Or/Not and a loop', {
+    StartAt: 'Check',
+    States: {
+      Check: {
+        Type: 'Choice',
+        Choices: [
+          { Variable: '$.s', StringEquals: 'a', Next: 'Again' },
+          { Variable: '$.s', StringMatches: 'log-*.txt', Next: 'Yes' },
+          { Variable: '$.n', NumericGreaterThanEquals: 2.5, Next: 'Yes' },
+          { Variable: '$.n', NumericLessThanPath: '$.limit', Next: 'Yes' },
+          { Variable: '$.b', BooleanEquals: false, Next: 'No' },
+          { Variable: '$.t', TimestampLessThan: '2024-02-29T12:00:00.123+01:00', Next: 'Yes' },
+          { Variable: '$$.Execution.StartTime', TimestampGreaterThanPath: '$.since', Next: 'Yes' },
+          { And: [{ Variable: '$.a', IsPresent: true }, { Or: [{ Variable: '$.a', IsNull: false }, { Not: { Variable: '$.a', IsString: true } }] }], Next: 'No', Comment: 'nested' },
+        ],
+        Default: 'No',
+      },
+      Again: { Type: 'Pass', Result: { s: 'b' }, ResultPath: '$', Next: 'Check' },
+      Yes: { Type: 'Succeed' },
+      No: { Type: 'Fail', ErrorPath: '$.error', CausePath: "States.Format('bad {}', $.s)" },
+    },
+  }],
+  ['Wait in all four forms', {
+    StartAt: 'W1',
+    States: {
+      W1: { Type: 'Wait', Seconds: 0, Next: 'W2' },
+      W2: { Type: 'Wait', Timestamp: '2030-01-01T00:00:00Z', Next: 'W3' },
+      W3: { Type: 'Wait', SecondsPath: '$.delay', Next: 'W4' },
+      W4: { Type: 'Wait', TimestampPath: '$.until', End: true },
+    },
+  }],
+  ['a Pass with a static Result that looks dynamic', {
+    StartAt: 'P',
+    States: { P: { Type: 'Pass', Result: { 'not.$': 'left alone', n: [1, 2] }, ResultPath: '$.r', Parameters: { 'in.$': '$' }, End: true } },
+  }],
+  ['a state reachable only through Catch', {
+    StartAt: 'T',
+    States: {
+      T: { Type: 'Task', Resource: ACT, Catch: [{ ErrorEquals: ['States.TaskFailed'], Next: 'Handle' }], End: true },
+      Handle: { Type: 'Fail', Error: 'Handled' },
+    },
+  }],
+  ['a Parallel of two branches with Retry and Catch', {
+    StartAt: 'Both',
+    States: {
+      Both: {
+        Type: 'Parallel', Parameters: { 'x.$': '$.x' }, ResultSelector: { 'first.$': '$[0]' }, ResultPath: '$.both',
+        Branches: [
+          { StartAt: 'L1', States: { L1: { Type: 'Task', Resource: ACT, Next: 'L2' }, L2: { Type: 'Pass', End: true } } },
+          { StartAt: 'R1', Comment: 'right', States: { R1: { Type: 'Wait', Seconds: 1, End: true } } },
+        ],
+        Retry: [{ ErrorEquals: ['States.BranchFailed'] }],
+        Catch: [{ ErrorEquals: ['States.ALL'], Next: 'Oops' }],
+        Next: 'Done',
+      },
+      Oops: { Type: 'Fail' },
+      Done: { Type: 'Succeed' },
+    },
+  }],
+  ['a Map with ItemProcessor, ItemSelector and MaxConcurrency', {
+    StartAt: 'Each',
+    States: {
+      Each: {
+        Type: 'Map', ItemsPath: '$.items', MaxConcurrency: 0,
+        ItemSelector: { 'item.$': '$$.Map.Item.Value', 'index.$': '$$.Map.Item.Index' },
+        ItemProcessor: { ProcessorConfig: { Mode: 'INLINE' }, StartAt: 'Do', States: { Do: { Type: 'Task', Resource: ACT, End: true } } },
+        ResultPath: '$.results', End: true,
+      },
+    },
+  }],
+  ['a Map with MaxConcurrencyPath', {
+    StartAt: 'Each',
+    States: { Each: { Type: 'Map', MaxConcurrencyPath: '$.n', ItemProcessor: { StartAt: 'Do', States: { Do: { Type: 'Succeed' } } }, End: true } },
+  }],
+];
+
+const LEGACY: [string, unknown, unknown][] = [
+  ['a legacy Map (Iterator, Parameters) becomes ItemProcessor, ItemSelector', {
+    StartAt: 'Each',
+    States: { Each: { Type: 'Map', Parameters: { 'v.$': '$$.Map.Item.Value' }, Iterator: { StartAt: 'Do', States: { Do: { Type: 'Pass', End: true } } }, End: true } },
+  }, {
+    StartAt: 'Each',
+    States: { Each: { Type: 'Map', ItemSelector: { 'v.$': '$$.Map.Item.Value' }, ItemProcessor: { StartAt: 'Do', States: { Do: { Type: 'Pass', End: true } } }, End: true } },
+  }],
+  ['a legacy Map inside a Parallel inside a Map is normalised at every depth', {
+    StartAt: 'Outer',
+    States: {
+      Outer: {
+        Type: 'Map', End: true,
+        ItemProcessor: {
+          StartAt: 'Par',
+          States: {
+            Par: {
+              Type: 'Parallel', End: true,
+              Branches: [{ StartAt: 'Inner', States: { Inner: { Type: 'Map', Iterator: { StartAt: 'Leaf', States: { Leaf: { Type: 'Succeed' } } }, End: true } } }],
+            },
+          },
+        },
+      },
+    },
+  }, {
+    StartAt: 'Outer',
+    States: {
+      Outer: {
+        Type: 'Map', End: true,
+        ItemProcessor: {
+          StartAt: 'Par',
+          States: {
+            Par: {
+              Type: 'Parallel', End: true,
+              Branches: [{ StartAt: 'Inner', States: { Inner: { Type: 'Map', ItemProcessor: { StartAt: 'Leaf', States: { Leaf: { Type: 'Succeed' } } }, End: true } } }],
+            },
+          },
+        },
+      },
+    },
+  }],
+];
+
+describe('parseDefinition accepts valid definitions', () => {
+  it.each(VALID)('%s, unchanged', (_what, definition) => {
+    expect(parseDefinition(JSON.stringify(definition))).toEqual(definition);
+  });
+
+  it.each(LEGACY)('%s', (_what, definition, normalised) => {
+    expect(parseDefinition(JSON.stringify(definition))).toEqual(normalised);
+  });
+
+  it('covers every state type', () => {
+    const types = new Set<string>();
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') {
+        const o = v as Record<string, unknown>;
+        if (typeof o.Type === 'string') types.add(o.Type);
+        Object.values(o).forEach(walk);
+      }
+    };
+    walk(VALID.map(([, d]) => d));
+    expect([...types].sort()).toEqual(['Choice', 'Fail', 'Map', 'Parallel', 'Pass', 'Succeed', 'Task', 'Wait']);
+  });
+});
