@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { isFault } from '../../src/domain/faults.js';
+import { subjects } from '../../src/nats/subjects.js';
+import { toWireEvent } from '../../src/sfn/runtime/sfn-events.js';
+import { decodeSfnTaskToken, encodeSfnTaskToken } from '../../src/sfn/runtime/sfn-task-token.js';
+
+describe('Step Functions runtime parts', () => {
+  it('task tokens round-trip; anything else is InvalidToken', () => {
+    const ref = { executionArn: 'arn:aws:states:us-east-1:000000000000:execution:sm:x', partition: 3, key: 'root#2' };
+    const token = encodeSfnTaskToken(ref);
+    expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(decodeSfnTaskToken(token)).toEqual(ref);
+    for (const bad of ['', 'garbage!', Buffer.from('[2,"a",1,"k"]').toString('base64url')]) {
+      let err: unknown;
+      try { decodeSfnTaskToken(bad); } catch (e) { err = e; }
+      expect(isFault(err, 'InvalidToken')).toBe(true);
+    }
+  });
+
+  it('events go on the wire with epoch seconds, previousEventId and the details member; data can be left out', () => {
+    const e = { type: 'ExecutionStarted' as const, id: 1, at: 1_500, prev: 0, attrs: { input: '{}', inputDetails: { truncated: false }, roleArn: 'r' } };
+    expect(toWireEvent(e)).toEqual({ timestamp: 1.5, type: 'ExecutionStarted', id: 1, previousEventId: 0, executionStartedEventDetails: e.attrs });
+    expect(toWireEvent(e, false).executionStartedEventDetails).toEqual({ roleArn: 'r' });
+  });
+
+  it('execution histories live under ~sfn, which no escaped SWF domain can produce', () => {
+    const s = subjects('af');
+    expect(s.sfnHistory(2, 'my sm', 'run.1')).toBe('af.hist.2.~sfn.my~20sm.run~2e1');
+    expect(s.history(2, '~sfn', 'w', 'r')).toBe('af.hist.2.~7esfn.w.r');
+  });
+});
