@@ -1,5 +1,8 @@
 import type { Operation } from './context.js';
 import { createActivity, deleteActivity, describeActivity, listActivities } from './sfn-activities.js';
+import {
+  createStateMachine, deleteStateMachine, describeStateMachine, listStateMachines, updateStateMachine,
+} from './sfn-state-machines.js';
 
 /**
  * Step Functions actions by their AWS name: `AWSStepFunctions.<Action>` over HTTP and, merged with
@@ -10,6 +13,11 @@ export const SFN_OPERATIONS: Readonly<Record<string, Operation>> = {
   DescribeActivity: describeActivity,
   ListActivities: listActivities,
   DeleteActivity: deleteActivity,
+  CreateStateMachine: createStateMachine,
+  DescribeStateMachine: describeStateMachine,
+  ListStateMachines: listStateMachines,
+  UpdateStateMachine: updateStateMachine,
+  DeleteStateMachine: deleteStateMachine,
 };
 
 /** One table from several; a name served by two of them is a programming error, refused at start-up. */
