@@ -159,6 +159,10 @@ const BAD: [string, string, string, string, string][] = [
   ['top-level TimeoutSeconds a string', def({ A: { Type: 'Succeed' } }, { TimeoutSeconds: '60' }), 'SCHEMA_VALIDATION_FAILED', '/TimeoutSeconds', 'INTEGER'],
   ['Version not 1.0', def({ A: { Type: 'Succeed' } }, { Version: '2.0' }), 'SCHEMA_VALIDATION_FAILED', '/Version', '[1.0]'],
   ['JSONata', def({ A: { Type: 'Succeed' } }, { QueryLanguage: 'JSONata' }), 'SCHEMA_VALIDATION_FAILED', '/QueryLanguage', 'JSONPath definitions only'],
+  ['two states with one name (duplicate JSON key)', '{"StartAt":"A","States":{"A":{"Type":"Pass","End":true},"A":{"Type":"Succeed"}}}', 'DUPLICATE_STATE_NAME', '/States/A', 'Duplicate State name: A'],
+  ['a duplicate field in a state', '{"StartAt":"A","States":{"A":{"Type":"Pass","End":true,"Comment":"x","Comment":"y"}}}', 'SCHEMA_VALIDATION_FAILED', '/States/A', "Duplicate field 'Comment'"],
+  ['a duplicate escaped key in a branch', `{"StartAt":"P","States":{"P":{"Type":"Parallel","End":true,"Branches":[{"StartAt":"a\\"b","States":{"a\\"b":{"Type":"Succeed"},"a\\u0022b":{"Type":"Succeed"}}}]}}}`, 'DUPLICATE_STATE_NAME', '/States/P/Branches[0]/States/a"b', 'Duplicate State name: a"b'],
+  ['Choice rules nested beyond the stack', choice({ Variable: '$.x', IsNull: true }).replace('{"Next":"End","Variable":"$.x","IsNull":true}', `{"Next":"End","Not":${'{"Not":'.repeat(60_000)}{"Variable":"$.x","IsNull":true}${'}'.repeat(60_000)}}`), 'SCHEMA_VALIDATION_FAILED', '/', 'nested too deeply'],
   ['Comment not a string', one({ Type: 'Pass', End: true, Comment: 5 }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Comment', 'STRING'],
 ];
 
@@ -311,6 +315,14 @@ const VALID: [string, unknown][] = [
         ItemProcessor: { ProcessorConfig: { Mode: 'INLINE' }, StartAt: 'Do', States: { Do: { Type: 'Task', Resource: ACT, End: true } } },
         ResultPath: '$.results', End: true,
       },
+    },
+  }],
+  ['names and strings holding JSON punctuation', {
+    StartAt: 'a "quoted", {braced} [state]',
+    Comment: 'commas, colons: "quotes" \\ backslashes } ] and \u00e9',
+    States: {
+      'a "quoted", {braced} [state]': { Type: 'Pass', Result: { 'k,"1"': '{', 'k:2': [']', '}'] }, Next: 'b\\' },
+      'b\\': { Type: 'Succeed' },
     },
   }],
   ['a Map with MaxConcurrencyPath', {

@@ -1,4 +1,5 @@
 import { at, InvalidDefinitionError, Problems } from './definition-problems.js';
+import { duplicateKeys } from './json-duplicate-keys.js';
 import type { AslDefinition } from './types.js';
 import { validateGraph } from './validate-graph.js';
 import { integerIn, isObj, onlyFields, type Obj } from './validate-values.js';
@@ -31,12 +32,20 @@ export function parseDefinition(text: string): AslDefinition {
   } catch (e) {
     throw new InvalidDefinitionError([{ code: 'INVALID_JSON_DESCRIPTION', path: '', message: (e as Error).message }]);
   }
-  return validateDefinition(value);
+  const p = new Problems();
+  for (const { path, key } of duplicateKeys(text)) {
+    if (path.endsWith('/States')) p.add('DUPLICATE_STATE_NAME', at(path, key), `Duplicate State name: ${key}`);
+    else p.schema(path, `Duplicate field '${key}'`);
+  }
+  return validate(value, p);
 }
 
 /** Validates an already parsed definition; see parseDefinition. The value is normalised in place. */
 export function validateDefinition(value: unknown): AslDefinition {
-  const p = new Problems();
+  return validate(value, new Problems());
+}
+
+function validate(value: unknown, p: Problems): AslDefinition {
   if (!isObj(value)) {
     p.schema('', 'The definition must be a JSON object');
     throw new InvalidDefinitionError(p.list);
@@ -49,7 +58,13 @@ export function validateDefinition(value: unknown): AslDefinition {
       ? 'JSONata is not supported: ActorFlow runs JSONPath definitions only'
       : 'Value should be one of the following: [JSONPath, JSONata]');
   }
-  validateGraph(p, new Map(), value, '', new Set());
+  try {
+    validateGraph(p, new Map(), value, '', new Set());
+  } catch (e) {
+    // Only a pathologically nested definition (Not inside Not…, thousands deep) gets here.
+    if (!(e instanceof RangeError)) throw e;
+    p.schema('', 'The definition is nested too deeply');
+  }
   if (p.count > 0) throw new InvalidDefinitionError(p.list);
   normaliseGraph(value);
   return value as unknown as AslDefinition;
