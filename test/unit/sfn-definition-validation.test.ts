@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  InvalidDefinitionError, isInvalidDefinition, MAX_DEFINITION_BYTES, parseDefinition, type DefinitionProblem,
+  InvalidDefinitionError, isInvalidDefinition, MAX_DEFINITION_LENGTH, parseDefinition, type DefinitionProblem,
 } from '../../src/sfn/asl/validate-definition.js';
 
 /*
@@ -127,7 +127,9 @@ const BAD: [string, string, string, string, string][] = [
   ['Wait SecondsPath not a path', wait({ SecondsPath: 'secs' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/SecondsPath', 'Reference Path'],
   ['Fail with Error and ErrorPath', fail({ Error: 'E', ErrorPath: '$.e' }), 'SCHEMA_VALIDATION_FAILED', '/States/F/ErrorPath', '[Error, ErrorPath]'],
   ['Fail with Cause and CausePath', fail({ Cause: 'C', CausePath: '$.c' }), 'SCHEMA_VALIDATION_FAILED', '/States/F/CausePath', '[Cause, CausePath]'],
-  ['Fail CausePath not a path', fail({ CausePath: 'cause' }), 'SCHEMA_VALIDATION_FAILED', '/States/F/CausePath', 'valid JSONPath or a valid intrinsic'],
+  ['Fail CausePath not a path', fail({ CausePath: 'cause' }), 'SCHEMA_VALIDATION_FAILED', '/States/F/CausePath', 'Reference Path or a valid intrinsic'],
+  ['Fail ErrorPath with a wildcard', fail({ ErrorPath: '$.errors[*]' }), 'SCHEMA_VALIDATION_FAILED', '/States/F/ErrorPath', 'Reference Path'],
+  ['Fail ErrorPath a bad intrinsic', fail({ ErrorPath: 'States.Format(' }), 'SCHEMA_VALIDATION_FAILED', '/States/F/ErrorPath', 'intrinsic'],
   ['Retry States.ALL not alone', retry({ ErrorEquals: ['States.ALL', 'E'] }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Retry[0]/ErrorEquals', 'States.ALL must appear alone and at end of list'],
   ['Retry States.ALL not last', retry({ ErrorEquals: ['States.ALL'] }, { ErrorEquals: ['E'] }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Retry[0]/ErrorEquals', 'States.ALL must appear alone'],
   ['Catch States.ALL not last', catches({ ErrorEquals: ['States.ALL'], Next: 'End' }, { ErrorEquals: ['E'], Next: 'End' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Catch[0]/ErrorEquals', 'States.ALL must appear alone'],
@@ -208,10 +210,10 @@ describe('parseDefinition rejects bad definitions with the AWS code and path', (
   });
 
   it('rejects a definition over 1 MiB before parsing it', () => {
-    const text = def({ A: { Type: 'Pass', Result: 'x'.repeat(MAX_DEFINITION_BYTES), End: true } });
+    const text = def({ A: { Type: 'Pass', Result: 'x'.repeat(MAX_DEFINITION_LENGTH), End: true } });
     const [problem] = problemsOf(text);
     expect(problem).toMatchObject({ code: 'SCHEMA_VALIDATION_FAILED', path: '/' });
-    expect(problem!.message).toContain('limit is 1048576');
+    expect(problem!.message).toContain('the limit is 1048576');
   });
 });
 

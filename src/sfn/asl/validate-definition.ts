@@ -6,8 +6,8 @@ import { integerIn, isObj, onlyFields, type Obj } from './validate-values.js';
 
 export { InvalidDefinitionError, isInvalidDefinition, type DefinitionProblem } from './definition-problems.js';
 
-/** The largest definition CreateStateMachine accepts (1 MiB of UTF-8). */
-export const MAX_DEFINITION_BYTES = 1024 * 1024;
+/** The longest definition CreateStateMachine accepts (AWS: a length constraint of 1,048,576 characters). */
+export const MAX_DEFINITION_LENGTH = 1024 * 1024;
 
 const TOP_FIELDS = new Set(['StartAt', 'States', 'Comment', 'Version', 'TimeoutSeconds', 'QueryLanguage']);
 
@@ -20,10 +20,9 @@ export function parseDefinition(text: string): AslDefinition {
   if (typeof text !== 'string' || text.trim() === '') {
     throw new InvalidDefinitionError([{ code: 'MISSING_DESCRIPTION', path: '', message: 'The definition is empty' }]);
   }
-  const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes > MAX_DEFINITION_BYTES) {
+  if (text.length > MAX_DEFINITION_LENGTH) {
     throw new InvalidDefinitionError([{
-      code: 'SCHEMA_VALIDATION_FAILED', path: '/', message: `The definition is ${bytes} bytes long; the limit is ${MAX_DEFINITION_BYTES}`,
+      code: 'SCHEMA_VALIDATION_FAILED', path: '/', message: `The definition is ${text.length} characters long; the limit is ${MAX_DEFINITION_LENGTH}`,
     }]);
   }
   let value: unknown;

@@ -5,7 +5,7 @@ import type { StateType } from './types.js';
 import { validateChoices } from './validate-choice.js';
 import { validateCatch, validateRetry } from './validate-retry-catch.js';
 import {
-  atMostOne, dynamicValueProblem, integerIn, isObj, isTimestamp, onlyFields, pathField, payloadTemplate,
+  atMostOne, dynamicValueProblem, integerIn, isObj, isTimestamp, onlyFields, pathField, pathProblem, payloadTemplate,
   requireFields, typed, type Obj,
 } from './validate-values.js';
 
@@ -124,13 +124,19 @@ function wait(p: Problems, path: string, s: Obj): void {
   pathField(p, path, s, 'TimestampPath', 'reference');
 }
 
+function referenceProblem(v: string): string | undefined {
+  const problem = pathProblem(v, 'reference');
+  return problem && `${problem} or a valid intrinsic function call`;
+}
+
 function fail(p: Problems, path: string, s: Obj): void {
   for (const [value, valuePath] of [['Error', 'ErrorPath'], ['Cause', 'CausePath']] as const) {
     atMostOne(p, path, s, [value, valuePath]);
     typed(p, path, s, value, 'STRING');
     // ErrorPath/CausePath: a reference path or an intrinsic function call.
     if (s[valuePath] === undefined) continue;
-    const problem = dynamicValueProblem(s[valuePath]);
+    const v = s[valuePath];
+    const problem = typeof v === 'string' && !v.trimStart().startsWith('States.') ? referenceProblem(v) : dynamicValueProblem(v);
     if (problem) p.schema(at(path, valuePath), `The value for the field '${valuePath}' ${problem}`);
   }
 }
