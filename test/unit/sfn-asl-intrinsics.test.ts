@@ -136,6 +136,7 @@ describe('evaluateIntrinsic: States.IntrinsicFailure', () => {
     'States.ArrayRange(1, 1001, 1)',
     'States.ArrayRange(1, 5, 0)',
     "States.ArrayRange('1', 5, 1)",
+    'States.ArrayRange(1.5, 5, 1)',
     'States.ArrayGetItem($.arr, 5)',
     'States.ArrayGetItem($.arr, -1)',
     "States.ArrayGetItem($.arr, '1')",

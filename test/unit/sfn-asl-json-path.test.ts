@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { AslError } from '../../src/sfn/asl/errors.js';
 import { PathNotFoundError, canonicalPath, hasPath, isReferencePath, parsePath, readPath, writePath } from '../../src/sfn/asl/json-path.js';
 
@@ -153,5 +154,38 @@ describe('writePath', () => {
 
   it('writing into a string root fails', () => {
     expect(() => writePath('text', '$.a', 1)).toThrowError(/ResultPathMatchFailure/);
+  });
+});
+
+describe('writePath / readPath properties', () => {
+  const name = fc.stringMatching(/^[a-z][a-z0-9_]{0,5}$/);
+  it('what is written is read back, and the target is never mutated', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.array(name, { minLength: 1, maxLength: 4 }), fc.jsonValue(), (target, names, value) => {
+        const path = `$.${names.join('.')}`;
+        const before = JSON.stringify(target);
+        let out: unknown;
+        try {
+          out = writePath(target, path, value);
+        } catch (e) {
+          expect((e as AslError).error).toBe('States.ResultPathMatchFailure');
+          expect(JSON.stringify(target)).toBe(before);
+          return;
+        }
+        expect(readPath(out, path)).toEqual(value);
+        expect(JSON.stringify(target)).toBe(before);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('bracket and dot notation read the same node', () => {
+    fc.assert(
+      fc.property(fc.array(name, { minLength: 1, maxLength: 4 }), fc.jsonValue(), (names, value) => {
+        const data = writePath({}, `$.${names.join('.')}`, value);
+        expect(readPath(data, `$${names.map((n) => `['${n}']`).join('')}`)).toEqual(value);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

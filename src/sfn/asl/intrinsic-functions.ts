@@ -145,7 +145,7 @@ export function applyIntrinsic(name: IntrinsicName, args: ArgValue[]): unknown {
       return arr(name, v[0]).some((e) => canonical(e) === key);
     }
     case 'States.ArrayRange':
-      return range(name, int(name, v[0]), int(name, v[1]), int(name, v[2]));
+      return range(name, exactInt(name, v[0]), exactInt(name, v[1]), exactInt(name, v[2]));
     case 'States.ArrayGetItem': {
       const a = arr(name, v[0]);
       const k = exactInt(name, v[1]);
