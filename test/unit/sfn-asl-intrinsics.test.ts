@@ -75,6 +75,10 @@ describe('evaluateIntrinsic: success', () => {
     ['States.MathAdd(111, -1)', 110],
     ['States.MathAdd($.n, $.f)', 8],
     ['States.MathAdd(1.4, -2.5)', -1],
+    // Recorded against AWS (localstack test_math_add snapshot): each argument is rounded half up first.
+    ['States.MathAdd(1.49, 1.5)', 3],
+    ['States.MathAdd(1.5, 1.51)', 4],
+    ['States.MathAdd(-1.49, -1.5)', -2],
     ['States.StringSplit($.csv, $.splitter)', ['This', 'is', 'a', 'test', 'string']],
     ["States.StringSplit('1,2,,3', ',')", ['1', '2', '3']],
     ["States.StringSplit('abc', '')", ['abc']],
