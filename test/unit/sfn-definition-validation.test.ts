@@ -56,7 +56,7 @@ const BAD: [string, string, string, string, string][] = [
   ['empty States', JSON.stringify({ StartAt: 'A', States: {} }), 'SCHEMA_VALIDATION_FAILED', '/States', 'Value cannot be empty'],
   ['unknown top-level field', def({ A: { Type: 'Succeed' } }, { Foo: 1 }), 'SCHEMA_VALIDATION_FAILED', '/', "Field 'Foo' is not supported"],
   ['state name over 80 characters', def({ ['N'.repeat(81)]: { Type: 'Succeed' } }), 'INVALID_STATE_NAME', `/States/${'N'.repeat(81)}`, '80'],
-  ['unknown state Type', def({ A: { Type: 'Sleep', End: true } }), 'SCHEMA_VALIDATION_FAILED', '/States/A/Type', 'one of the following: [Task, Pass'],
+  ['unknown state Type', def({ A: { Type: 'Sleep', End: true } }), 'SCHEMA_VALIDATION_FAILED', '/States/A/Type', 'should have one of these values: [Task, Wait, Pass, Succeed, Fail, Choice, Parallel, Map]'],
   ['state without Type', def({ A: { End: true } }), 'SCHEMA_VALIDATION_FAILED', '/States/A', 'These fields are required: [Type]'],
   ['Result on a Task', task({ Result: 1 }), 'SCHEMA_VALIDATION_FAILED', '/States/S', "Field 'Result' is not supported"],
   ['Resource on a Pass', one({ Type: 'Pass', Resource: ACT, End: true }), 'SCHEMA_VALIDATION_FAILED', '/States/S', "Field 'Resource' is not supported"],
@@ -204,7 +204,8 @@ describe('parseDefinition rejects bad definitions with the AWS code and path', (
     } catch (e) {
       expect((e as Error).message).toBe("Invalid State Machine Definition: '"
         + "SCHEMA_VALIDATION_FAILED: Field 'Result' is not supported at /States/A, "
-        + 'SCHEMA_VALIDATION_FAILED: Value is not a valid resource ARN at /States/A/Resource, '
+        + 'SCHEMA_VALIDATION_FAILED: The resource provided nope is not recognized. The value is not a valid resource ARN, '
+        + 'or the resource is not available in this region. at /States/A/Resource, '
         + 'SCHEMA_VALIDATION_FAILED: Exactly one of these fields is required: [Seconds, Timestamp, SecondsPath, TimestampPath] at /States/B\'');
     }
   });
@@ -334,6 +335,13 @@ const VALID: [string, unknown][] = [
 ];
 
 const LEGACY: [string, unknown, unknown][] = [
+  ['a legacy Iterator carrying a ProcessorConfig (AWS accepts it)', {
+    StartAt: 'Each',
+    States: { Each: { Type: 'Map', Iterator: { ProcessorConfig: { Mode: 'INLINE' }, StartAt: 'Do', States: { Do: { Type: 'Pass', End: true } } }, End: true } },
+  }, {
+    StartAt: 'Each',
+    States: { Each: { Type: 'Map', ItemProcessor: { ProcessorConfig: { Mode: 'INLINE' }, StartAt: 'Do', States: { Do: { Type: 'Pass', End: true } } }, End: true } },
+  }],
   ['a legacy Map (Iterator, Parameters) becomes ItemProcessor, ItemSelector', {
     StartAt: 'Each',
     States: { Each: { Type: 'Map', Parameters: { 'v.$': '$$.Map.Item.Value' }, Iterator: { StartAt: 'Do', States: { Do: { Type: 'Pass', End: true } } }, End: true } },

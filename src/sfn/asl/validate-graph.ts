@@ -50,7 +50,7 @@ export function validateGraph(p: Problems, seen: SeenNames, value: unknown, path
       continue;
     }
     if (!isStateType(state.Type)) {
-      p.schema(at(statePath, 'Type'), `Value should be one of the following: [${STATE_TYPES.join(', ')}]`);
+      p.schema(at(statePath, 'Type'), `The field 'Type' should have one of these values: [${STATE_TYPES.join(', ')}]`);
       typesKnown = false;
       continue;
     }

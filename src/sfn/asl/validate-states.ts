@@ -36,7 +36,8 @@ const FIELDS: Record<StateType, ReadonlySet<string>> = {
     'ItemSelector', 'Parameters', 'MaxConcurrency', 'MaxConcurrencyPath']),
 };
 
-export const STATE_TYPES = Object.keys(FIELDS) as StateType[];
+/** In the order AWS lists them. */
+export const STATE_TYPES: readonly StateType[] = ['Task', 'Wait', 'Pass', 'Succeed', 'Fail', 'Choice', 'Parallel', 'Map'];
 
 export function isStateType(t: unknown): t is StateType {
   return typeof t === 'string' && Object.hasOwn(FIELDS, t);
@@ -108,7 +109,7 @@ function resource(p: Problems, path: string, arn: string): void {
     if (!ACTIVITY_ARN.test(arn) && ANY_ARN.test(arn)) {
       p.add('INVALID_RESOURCE', path, `Resource '${arn}' is not supported: ActorFlow runs activity Task states only (arn:aws:states:<region>:<account>:activity:<name>)`);
     } else {
-      p.schema(path, 'Value is not a valid resource ARN');
+      p.schema(path, `The resource provided ${arn} is not recognized. The value is not a valid resource ARN, or the resource is not available in this region.`);
     }
   }
 }
@@ -172,7 +173,8 @@ function map(ctx: StateContext, path: string, s: Obj): void {
   const processor = s[key];
   const processorPath = at(path, key);
   if (isObj(processor)) {
-    onlyFields(p, processorPath, processor, key === 'ItemProcessor' ? PROCESSOR_FIELDS : GRAPH_FIELDS);
+    // AWS takes ProcessorConfig in the legacy Iterator too.
+    onlyFields(p, processorPath, processor, PROCESSOR_FIELDS);
     processorConfig(p, processorPath, processor);
   }
   ctx.graph(processor, processorPath);
