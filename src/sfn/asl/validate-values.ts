@@ -1,6 +1,7 @@
 import { at, atIndex, type Problems } from './definition-problems.js';
 import { parseIntrinsic } from './intrinsics.js';
 import { isReferencePath, parsePath } from './json-path.js';
+import { parseTimestamp } from './timestamp.js';
 
 /** Field-level checks shared by every state type: member sets, JSON types, numbers, paths, payload templates. */
 
@@ -118,14 +119,7 @@ function walkTemplate(p: Problems, path: string, v: unknown): void {
   }
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** An RFC 3339 timestamp as Step Functions accepts it (uppercase T and Z, a real calendar date). */
+/** An RFC 3339 timestamp as Step Functions accepts it (the evaluator's own reading, so both agree). */
 export function isTimestamp(s: unknown): boolean {
-  if (typeof s !== 'string') return false;
-  const m = RFC3339.exec(s);
-  if (!m) return false;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 60;
+  return parseTimestamp(s) !== null;
 }
