@@ -165,6 +165,7 @@ const BAD: [string, string, string, string, string][] = [
   ['a duplicate field in a state', '{"StartAt":"A","States":{"A":{"Type":"Pass","End":true,"Comment":"x","Comment":"y"}}}', 'SCHEMA_VALIDATION_FAILED', '/States/A', "Duplicate field 'Comment'"],
   ['a duplicate escaped key in a branch', `{"StartAt":"P","States":{"P":{"Type":"Parallel","End":true,"Branches":[{"StartAt":"a\\"b","States":{"a\\"b":{"Type":"Succeed"},"a\\u0022b":{"Type":"Succeed"}}}]}}}`, 'DUPLICATE_STATE_NAME', '/States/P/Branches[0]/States/a"b', 'Duplicate State name: a"b'],
   ['Choice rules nested beyond the stack', choice({ Variable: '$.x', IsNull: true }).replace('{"Next":"End","Variable":"$.x","IsNull":true}', `{"Next":"End","Not":${'{"Not":'.repeat(60_000)}{"Variable":"$.x","IsNull":true}${'}'.repeat(60_000)}}`), 'SCHEMA_VALIDATION_FAILED', '/', 'nested too deeply'],
+  ['JSONata on one state', one({ Type: 'Pass', End: true, QueryLanguage: 'JSONata' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/QueryLanguage', 'JSONPath definitions only'],
   ['Comment not a string', one({ Type: 'Pass', End: true, Comment: 5 }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Comment', 'STRING'],
 ];
 

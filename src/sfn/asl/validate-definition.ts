@@ -2,7 +2,7 @@ import { at, InvalidDefinitionError, Problems } from './definition-problems.js';
 import { duplicateKeys } from './json-duplicate-keys.js';
 import type { AslDefinition } from './types.js';
 import { validateGraph } from './validate-graph.js';
-import { integerIn, isObj, onlyFields, type Obj } from './validate-values.js';
+import { integerIn, isObj, onlyFields, queryLanguage, type Obj } from './validate-values.js';
 
 export { InvalidDefinitionError, isInvalidDefinition, type DefinitionProblem } from './definition-problems.js';
 
@@ -52,11 +52,7 @@ function validate(value: unknown, p: Problems): AslDefinition {
   onlyFields(p, '', value, TOP_FIELDS);
   if (value.Version !== undefined && value.Version !== '1.0') p.schema(at('', 'Version'), 'Value should be one of the following: [1.0]');
   integerIn(p, '', value, 'TimeoutSeconds', 1);
-  if (value.QueryLanguage !== undefined && value.QueryLanguage !== 'JSONPath') {
-    p.schema(at('', 'QueryLanguage'), value.QueryLanguage === 'JSONata'
-      ? 'JSONata is not supported: ActorFlow runs JSONPath definitions only'
-      : 'Value should be one of the following: [JSONPath, JSONata]');
-  }
+  queryLanguage(p, '', value);
   try {
     validateGraph(p, new Map(), value, '', new Set());
   } catch (e) {

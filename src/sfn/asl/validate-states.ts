@@ -5,7 +5,7 @@ import type { StateType } from './types.js';
 import { validateChoices } from './validate-choice.js';
 import { validateCatch, validateRetry } from './validate-retry-catch.js';
 import {
-  atMostOne, dynamicValueProblem, integerIn, isObj, isTimestamp, onlyFields, pathField, pathProblem, payloadTemplate,
+  atMostOne, dynamicValueProblem, integerIn, isObj, isTimestamp, onlyFields, pathField, pathProblem, payloadTemplate, queryLanguage,
   requireFields, typed, type Obj,
 } from './validate-values.js';
 
@@ -24,15 +24,15 @@ const FLOW = ['Next', 'End'];
 const RESULT = ['ResultPath', 'ResultSelector', 'Retry', 'Catch'];
 
 const FIELDS: Record<StateType, ReadonlySet<string>> = {
-  Task: new Set(['Type', 'Comment', ...FLOW, ...IO, ...RESULT, 'Resource', 'Parameters',
+  Task: new Set(['Type', 'Comment', 'QueryLanguage', ...FLOW, ...IO, ...RESULT, 'Resource', 'Parameters',
     'TimeoutSeconds', 'TimeoutSecondsPath', 'HeartbeatSeconds', 'HeartbeatSecondsPath']),
-  Pass: new Set(['Type', 'Comment', ...FLOW, ...IO, 'Result', 'Parameters', 'ResultPath']),
-  Choice: new Set(['Type', 'Comment', ...IO, 'Choices', 'Default']),
-  Wait: new Set(['Type', 'Comment', ...FLOW, ...IO, 'Seconds', 'Timestamp', 'SecondsPath', 'TimestampPath']),
-  Succeed: new Set(['Type', 'Comment', ...IO]),
-  Fail: new Set(['Type', 'Comment', 'Error', 'Cause', 'ErrorPath', 'CausePath']),
-  Parallel: new Set(['Type', 'Comment', ...FLOW, ...IO, ...RESULT, 'Branches', 'Parameters']),
-  Map: new Set(['Type', 'Comment', ...FLOW, ...IO, ...RESULT, 'ItemProcessor', 'Iterator', 'ItemsPath',
+  Pass: new Set(['Type', 'Comment', 'QueryLanguage', ...FLOW, ...IO, 'Result', 'Parameters', 'ResultPath']),
+  Choice: new Set(['Type', 'Comment', 'QueryLanguage', ...IO, 'Choices', 'Default']),
+  Wait: new Set(['Type', 'Comment', 'QueryLanguage', ...FLOW, ...IO, 'Seconds', 'Timestamp', 'SecondsPath', 'TimestampPath']),
+  Succeed: new Set(['Type', 'Comment', 'QueryLanguage', ...IO]),
+  Fail: new Set(['Type', 'Comment', 'QueryLanguage', 'Error', 'Cause', 'ErrorPath', 'CausePath']),
+  Parallel: new Set(['Type', 'Comment', 'QueryLanguage', ...FLOW, ...IO, ...RESULT, 'Branches', 'Parameters']),
+  Map: new Set(['Type', 'Comment', 'QueryLanguage', ...FLOW, ...IO, ...RESULT, 'ItemProcessor', 'Iterator', 'ItemsPath',
     'ItemSelector', 'Parameters', 'MaxConcurrency', 'MaxConcurrencyPath']),
 };
 
@@ -48,6 +48,7 @@ export function validateState(ctx: StateContext, path: string, type: StateType, 
   const p = ctx.problems;
   onlyFields(p, path, s, FIELDS[type]);
   typed(p, path, s, 'Comment', 'STRING');
+  queryLanguage(p, path, s);
   pathField(p, path, s, 'InputPath', 'path', true);
   pathField(p, path, s, 'OutputPath', 'path', true);
   pathField(p, path, s, 'ResultPath', 'result', true);

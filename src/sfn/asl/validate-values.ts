@@ -123,3 +123,12 @@ function walkTemplate(p: Problems, path: string, v: unknown): void {
 export function isTimestamp(s: unknown): boolean {
   return parseTimestamp(s) !== null;
 }
+
+/** `QueryLanguage` (top level or per state): only JSONPath is run here. */
+export function queryLanguage(p: Problems, path: string, obj: Obj): void {
+  const v = obj.QueryLanguage;
+  if (v === undefined || v === 'JSONPath') return;
+  p.schema(at(path, 'QueryLanguage'), v === 'JSONata'
+    ? 'JSONata is not supported: ActorFlow runs JSONPath definitions only'
+    : 'Value should be one of the following: [JSONPath, JSONata]');
+}
