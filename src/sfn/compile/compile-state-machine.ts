@@ -1,0 +1,32 @@
+import type { AnyStateMachine } from 'xstate';
+import type { AslDefinition, StateGraph } from '../asl/types.js';
+import type { CompiledStateMachine, CompileOptions, SfnExecutionInput } from './contract.js';
+import { iso, type GraphInput } from './graph-context.js';
+import { createGraphMachine } from './graph-machine.js';
+
+/** The root graph's input: the data is the execution input; `$$` gets the execution and state machine. */
+function rootInput(def: AslDefinition, x: SfnExecutionInput): GraphInput {
+  return {
+    data: x.input,
+    co: {
+      Execution: { Id: x.executionArn, Input: x.input, Name: x.executionName, RoleArn: x.roleArn, StartTime: iso(x.startTime) },
+      StateMachine: { Id: x.stateMachineArn, Name: x.stateMachineName },
+    },
+    execDeadline: def.TimeoutSeconds !== undefined ? x.startTime + def.TimeoutSeconds * 1000 : null,
+  };
+}
+
+/**
+ * Compiles a validated Amazon States Language definition into the root XState machine of its
+ * executions (input SfnExecutionInput, output SfnExecutionOutput). Parallel branches and Map
+ * iterators become child machines, spawned by string `src` so the root's persisted snapshot holds them.
+ */
+export function compileStateMachine(definition: AslDefinition, opts: CompileOptions): CompiledStateMachine {
+  const child = (graph: StateGraph, id: string): AnyStateMachine => createGraphMachine(graph, {
+    clock: opts.clock, hooks: opts.hooks, root: false, id, toInput: (input) => input as GraphInput,
+  }, child);
+  const machine = createGraphMachine(definition, {
+    clock: opts.clock, hooks: opts.hooks, root: true, id: 'sfn', toInput: (input) => rootInput(definition, input as SfnExecutionInput),
+  }, child);
+  return { machine };
+}

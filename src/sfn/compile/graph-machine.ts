@@ -1,0 +1,195 @@
+import { enqueueActions, setup, type AnyActorRef, type AnyStateMachine } from 'xstate';
+import { remaining, type MachineClock } from '../../../machines/history-event.js';
+import type {
+  ChoiceState, FailState, MapState, ParallelState, PassState, State, StateGraph, SucceedState, TaskState, WaitState,
+} from '../asl/types.js';
+import { runChoice } from './choice-state.js';
+import type { SfnExecutionOutput, SfnHooks, SfnRecord } from './contract.js';
+import {
+  initialContext, json, type GraphContext, type GraphEvent, type GraphInput,
+} from './graph-context.js';
+import { graphNames, type GraphNames } from './graph-names.js';
+import { mapKidDone, runMap } from './map-state.js';
+import { parallelKidDone, runParallel } from './parallel-state.js';
+import { runFail, runPass, runSucceed } from './pass-succeed-fail.js';
+import { stateNode } from './state-nodes.js';
+import { enterState } from './state-flow.js';
+import { Step, type StepEnv } from './step.js';
+import { runTask, taskBeat, taskFailed, taskStarted, taskSucceeded, taskTimedOut } from './task-state.js';
+import { runWait, waitDone } from './wait-state.js';
+
+export interface GraphMachineOptions {
+  clock: MachineClock;
+  hooks: SfnHooks;
+  /** The execution's own graph: records Execution* events, has the execution timeout and handles sfn.stop. */
+  root: boolean;
+  /** XState machine id (no `.`). */
+  id: string;
+  /** Maps the actor input to the graph input (the root's input is SfnExecutionInput). */
+  toInput(input: unknown): GraphInput;
+}
+
+type TaskEvent = Extract<GraphEvent, { key: string }>;
+type DoneEvent = Extract<GraphEvent, { actorId: string }>;
+
+/** The actor id a task key belongs to (`<actorId>#<n>`). */
+function ownerOf(key: string): string {
+  return key.slice(0, key.lastIndexOf('#'));
+}
+
+/** The running child that `key`'s actor is, or descends from. */
+function childFor(ctx: GraphContext, key: string): string | undefined {
+  const owner = ownerOf(key);
+  return ctx.kids?.ids.find((id) => id !== null && (owner === id || owner.startsWith(`${id}/`))) ?? undefined;
+}
+
+function outcomeRecord(o: SfnExecutionOutput): SfnRecord {
+  if (o.status === 'SUCCEEDED') return { type: 'ExecutionSucceeded', details: { output: json(o.output), outputDetails: { truncated: false } } };
+  const details: Record<string, unknown> = {};
+  if (o.error) details.error = o.error;
+  if (o.cause) details.cause = o.cause;
+  const type = o.status === 'FAILED' ? 'ExecutionFailed' : o.status === 'TIMED_OUT' ? 'ExecutionTimedOut' : 'ExecutionAborted';
+  return { type, details };
+}
+
+/**
+ * Compiles one StateGraph (the definition, a Parallel branch or a Map iterator) into a machine: one
+ * XState state per ASL state plus the final states, children registered by string `src` so they
+ * persist and restore with the root's snapshot.
+ */
+export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, compileChild: (g: StateGraph, id: string) => AnyStateMachine): AnyStateMachine {
+  const names: GraphNames = graphNames(graph, o.id);
+  const actors: Record<string, AnyStateMachine> = {};
+  for (const [name, def] of Object.entries(graph.States)) {
+    const branches = def.Type === 'Parallel' ? (def as ParallelState).Branches : def.Type === 'Map' ? [(def as MapState).ItemProcessor] : [];
+    branches.forEach((b, i) => {
+      const src = names.srcOf(name, i);
+      actors[src] = compileChild(b, `${o.id}/${src}`);
+    });
+  }
+  const stateOf = (name: string): State => graph.States[name];
+  const env = (selfId: string): StepEnv => ({
+    clock: o.clock, selfId, root: o.root, graph, srcOf: names.srcOf, tagOf: names.tagOf,
+  });
+
+  /** A named action running one step of the ASL logic on a draft, then applying what it produced, in order. */
+  const step = (fn: (s: Step, def: State, event: GraphEvent, params: { state: string; heartbeat?: boolean }) => void) =>
+    enqueueActions(({ context, event, self, enqueue }, params: { state: string; heartbeat?: boolean }) => {
+      const s = new Step(context as GraphContext, env(self.id));
+      fn(s, stateOf(params.state), event as GraphEvent, params);
+      enqueue.assign(() => s.ctx);
+      for (const r of s.records) enqueue({ type: 'record', params: r });
+      // Stopping an id that is not a child (any more) is a no-op.
+      for (const id of s.stops) enqueue.stopChild(id);
+      for (const k of s.spawns) enqueue.spawnChild(k.src as never, { id: k.id, input: k.input as never });
+      for (const m of s.sends) enqueue.sendTo(m.to as never, m.event as never);
+    });
+
+  /** Sets the graph's outcome on a final state (the root also records its Execution* event). */
+  const end = (outcome: (ctx: GraphContext, event: GraphEvent) => SfnExecutionOutput) =>
+    enqueueActions(({ context, event, enqueue }) => {
+      const out = outcome(context as GraphContext, event as GraphEvent);
+      enqueue.assign({ outcome: out, go: null } as never);
+      if (o.root) enqueue({ type: 'record', params: outcomeRecord(out) });
+    });
+
+  const config: Record<string, unknown> = {
+    id: o.id,
+    context: ({ input }: { input: unknown }) => initialContext(o.toInput(input)),
+    // A child waits for its parent's sfn.go: children spawned while the parent initialises start
+    // before the parent's own actions run, and their events must come after the parent's.
+    initial: o.root ? names.start : names.waitKey,
+    ...(o.root ? { entry: 'armExecTimeout' } : {}),
+    on: {
+      'sfn.activity.started': { guard: 'forChild', actions: 'forward' },
+      'sfn.activity.heartbeat': { guard: 'forChild', actions: 'forward' },
+      'sfn.activity.succeeded': { guard: 'forChild', actions: 'forward' },
+      'sfn.activity.failed': { guard: 'forChild', actions: 'forward' },
+      'sfn.rearm': { actions: ['armExecTimeout', 'forwardRearm', 'rearmLocal'] },
+      ...(o.root ? {
+        'sfn.stop': { target: `.${names.aborted}`, actions: 'abort' },
+        'sfn.execTimeout': { target: `.${names.timedOut}`, actions: 'execTimedOut' },
+      } : {}),
+    },
+    states: {
+      ...(o.root ? {} : { [names.waitKey]: { on: { 'sfn.go': names.targetOf(names.start) } } }),
+      ...Object.fromEntries(Object.entries(graph.States).map(([name, def]) => [name, stateNode(names, name, def)])),
+      [names.succeededKey]: { type: 'final', entry: 'graphSucceeded' },
+      [names.failedKey]: { type: 'final', entry: 'graphFailed' },
+      ...(o.root ? { [names.timedOut]: { type: 'final' }, [names.aborted]: { type: 'final' } } : {}),
+    },
+    output: ({ context }: { context: GraphContext }) => context.outcome,
+  };
+
+  return setup({
+    types: {} as { context: GraphContext; events: GraphEvent; input: unknown; output: SfnExecutionOutput },
+    actors: actors as Record<string, AnyStateMachine>,
+    // enqueueActions built outside setup() carry generic types; the config above names them.
+    actions: {
+      record: ({ self }: { self: AnyActorRef }, params: SfnRecord) => o.hooks.record(self.system, self.id, params),
+      enterState: step((s, def, _e, p) => enterState(s, p.state, def)),
+      runPass: step((s, def) => runPass(s, def as PassState)),
+      runSucceed: step((s, def) => runSucceed(s, def as SucceedState)),
+      runFail: step((s, def) => runFail(s, def as FailState)),
+      runChoice: step((s, def) => runChoice(s, def as ChoiceState)),
+      runWait: step((s, def) => runWait(s, def as WaitState)),
+      waitDone: step((s, def) => waitDone(s, def as WaitState)),
+      runTask: step((s, def) => runTask(s, def as TaskState)),
+      taskStarted: step((s, _def, e) => taskStarted(s, (e as Extract<GraphEvent, { type: 'sfn.activity.started' }>).workerName)),
+      taskBeat: step((s) => taskBeat(s)),
+      taskSucceeded: step((s, def, e) => taskSucceeded(s, def as TaskState, (e as Extract<GraphEvent, { type: 'sfn.activity.succeeded' }>).output)),
+      taskFailed: step((s, def, e) => {
+        const f = e as Extract<GraphEvent, { type: 'sfn.activity.failed' }>;
+        taskFailed(s, def as TaskState, f.error, f.cause);
+      }),
+      taskTimedOut: step((s, def, _e, p) => taskTimedOut(s, def as TaskState, p.heartbeat === true)),
+      runParallel: step((s, def, _e, p) => runParallel(s, p.state, def as ParallelState)),
+      runMap: step((s, def, _e, p) => runMap(s, p.state, def as MapState)),
+      kidDone: step((s, def, e, p) => {
+        const d = e as DoneEvent;
+        const out = d.output as SfnExecutionOutput;
+        if (def.Type === 'Parallel') parallelKidDone(s, def as ParallelState, d.actorId, out);
+        else mapKidDone(s, p.state, def as MapState, d.actorId, out);
+      }),
+      stopKids: enqueueActions(({ context, enqueue }) => {
+        for (const id of (context as GraphContext).kids?.ids ?? []) if (id !== null) enqueue.stopChild(id);
+        enqueue.assign({ kids: null } as never);
+      }),
+      forward: enqueueActions(({ context, event, enqueue }) => {
+        const to = childFor(context as GraphContext, (event as TaskEvent).key);
+        if (to !== undefined) enqueue.sendTo(to as never, event as never);
+      }),
+      forwardRearm: enqueueActions(({ self, enqueue }) => {
+        for (const id of Object.keys(self.getSnapshot().children)) enqueue.sendTo(id as never, { type: 'sfn.rearm' } as never);
+      }),
+      rearmLocal: enqueueActions(({ enqueue }) => enqueue.raise({ type: 'sfn.rearm.local' })),
+      armExecTimeout: enqueueActions(({ context, enqueue }) => {
+        const deadline = (context as GraphContext).execDeadline;
+        if (!o.root || deadline === null) return;
+        enqueue.cancel('execTimeout');
+        enqueue.raise({ type: 'sfn.execTimeout' }, { id: 'execTimeout', delay: remaining(o.clock, deadline) });
+      }),
+      graphSucceeded: end((ctx) => ({ status: 'SUCCEEDED', output: ctx.data })),
+      graphFailed: end((ctx) => ({ status: 'FAILED', error: ctx.fault?.error, cause: ctx.fault?.cause })),
+      abort: end((_ctx, e) => {
+        const s = e as Extract<GraphEvent, { type: 'sfn.stop' }>;
+        return { status: 'ABORTED', ...(s.error !== undefined ? { error: s.error } : {}), ...(s.cause !== undefined ? { cause: s.cause } : {}) };
+      }),
+      execTimedOut: end(() => ({ status: 'TIMED_OUT', error: 'States.Timeout', cause: 'The execution ran longer than the state machine\'s TimeoutSeconds' })),
+    } as never,
+    guards: {
+      go: ({ context }, params: { to: string }) => context.go === params.to,
+      ownTask: ({ context, event }) => context.task !== null && context.task.key === (event as TaskEvent).key,
+      ownKid: ({ context, event }) => context.kids?.ids.includes((event as DoneEvent).actorId) === true,
+      forChild: ({ context, event }) => childFor(context, (event as TaskEvent).key) !== undefined,
+      hasTaskTimeout: ({ context }) => context.task?.deadline != null,
+      hasHeartbeat: ({ context }) => context.task?.hbDeadline != null,
+    },
+    delays: {
+      taskTimeout: ({ context }) => remaining(o.clock, context.task?.deadline ?? null),
+      heartbeat: ({ context }) => remaining(o.clock, context.task?.hbDeadline ?? null),
+      waitUntil: ({ context }) => remaining(o.clock, context.waitUntil),
+      retryDelay: ({ context }) => remaining(o.clock, context.retryAt),
+    },
+  }).createMachine(config as never) as unknown as AnyStateMachine;
+}

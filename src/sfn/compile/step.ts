@@ -1,0 +1,87 @@
+import type { MachineClock } from '../../../machines/history-event.js';
+import { AslError } from '../asl/errors.js';
+import type { StateGraph } from '../asl/types.js';
+import type { SfnEventType, SfnRecord } from './contract.js';
+import { contextObject, GO_FAIL, type Fault, type GraphContext, type GraphInput } from './graph-context.js';
+
+/** A child actor to spawn: `src` names a branch/iteration machine registered in the parent's setup. */
+export interface Spawn {
+  id: string;
+  src: string;
+  input: GraphInput;
+}
+
+/** What a step sees of the machine it runs in. */
+export interface StepEnv {
+  clock: MachineClock;
+  /** The recording actor's id (root: 'root'). */
+  selfId: string;
+  /** Records ExecutionSucceeded/Failed/… (the root graph only). */
+  root: boolean;
+  graph: StateGraph;
+  /** `src` key of a Parallel branch or Map iterator graph: `srcOf(stateName, branchIndex)`. */
+  srcOf(state: string, branch: number): string;
+  /** Short child-id tag of a state (its name without `/` and `#`, unique in the graph). */
+  tagOf(state: string): string;
+}
+
+/**
+ * One transition's work on a draft of the context: the pure logic of every state fills it, and the
+ * machine turns it into assign + record + spawn/stop/send actions, in this order.
+ */
+export class Step {
+  readonly ctx: GraphContext;
+  readonly records: SfnRecord[] = [];
+  readonly spawns: Spawn[] = [];
+  readonly stops: string[] = [];
+  readonly sends: Array<{ to: string; event: { type: string } }> = [];
+
+  /** Spawns a child graph and tells it to go once everything recorded before it is out. */
+  spawn(k: Spawn): void {
+    this.spawns.push(k);
+    this.sends.push({ to: k.id, event: { type: 'sfn.go' } });
+  }
+
+  constructor(ctx: GraphContext, readonly env: StepEnv) {
+    this.ctx = { ...ctx };
+  }
+
+  now(): number {
+    return this.env.clock.now();
+  }
+
+  record(type: SfnEventType, details?: Record<string, unknown>, extra?: Omit<SfnRecord, 'type' | 'details'>): void {
+    this.records.push({ type, ...(details ? { details } : {}), ...extra });
+  }
+
+  /** `$$` for the current state. */
+  co() {
+    return contextObject(this.ctx);
+  }
+
+  /** A new key/visit number of this actor. */
+  nextSeq(): number {
+    this.ctx.seq += 1;
+    return this.ctx.seq;
+  }
+
+  /** Runs `fn`; an error it throws becomes a fault (AslError keeps its name, anything else is States.Runtime). */
+  attempt<T>(fn: () => T): { ok: true; value: T } | { ok: false; fault: Fault } {
+    try {
+      return { ok: true, value: fn() };
+    } catch (e) {
+      return { ok: false, fault: toFault(e) };
+    }
+  }
+
+  /** The graph fails with `fault` (no Retry/Catch applies). */
+  fail(fault: Fault): void {
+    this.ctx.fault = fault;
+    this.ctx.go = GO_FAIL;
+  }
+}
+
+export function toFault(e: unknown): Fault {
+  if (e instanceof AslError) return { error: e.error, cause: e.cause };
+  return { error: 'States.Runtime', cause: e instanceof Error ? e.message : String(e) };
+}

@@ -1,0 +1,94 @@
+import { applyInputPath } from '../asl/data-flow.js';
+import { AslError } from '../asl/errors.js';
+import { readPath } from '../asl/json-path.js';
+import { evaluateTemplate } from '../asl/payload-template.js';
+import type { TaskState } from '../asl/types.js';
+import type { SfnTaskRequest } from './contract.js';
+import { GO_WAIT, json } from './graph-context.js';
+import { decideFault } from './retry-catch.js';
+import { finishWithResult } from './state-flow.js';
+import type { Step } from './step.js';
+
+/** A positive whole number of seconds read from the state input (TimeoutSecondsPath, HeartbeatSecondsPath). */
+function secondsAt(input: unknown, path: string): number {
+  const v = readPath(input, path);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
+    throw new AslError('States.Runtime', `The value at ${path} must be a positive integer of seconds, got ${json(v)}`);
+  }
+  return v;
+}
+
+/** Schedules the activity: InputPath → Parameters (with `$$`) → ActivityScheduled with a new task key. */
+export function runTask(s: Step, def: TaskState): void {
+  const r = s.attempt(() => {
+    const co = s.co();
+    const effective = applyInputPath(s.ctx.input, def.InputPath, co);
+    const input = def.Parameters !== undefined ? evaluateTemplate(def.Parameters, effective, co) : effective;
+    const timeoutSeconds = def.TimeoutSeconds ?? (def.TimeoutSecondsPath ? secondsAt(effective, def.TimeoutSecondsPath) : undefined);
+    const heartbeatSeconds = def.HeartbeatSeconds ?? (def.HeartbeatSecondsPath ? secondsAt(effective, def.HeartbeatSecondsPath) : undefined);
+    return { input, timeoutSeconds, heartbeatSeconds };
+  });
+  if (!r.ok) {
+    decideFault(s, def, r.fault);
+    return;
+  }
+  const { input, timeoutSeconds, heartbeatSeconds } = r.value;
+  const key = `${s.env.selfId}#${s.nextSeq()}`;
+  const task: SfnTaskRequest = { key, resource: def.Resource, input: json(input) };
+  const details: Record<string, unknown> = { resource: def.Resource, input: task.input, inputDetails: { truncated: false } };
+  if (timeoutSeconds !== undefined) {
+    task.timeoutSeconds = timeoutSeconds;
+    details.timeoutInSeconds = timeoutSeconds;
+  }
+  if (heartbeatSeconds !== undefined) {
+    task.heartbeatSeconds = heartbeatSeconds;
+    details.heartbeatInSeconds = heartbeatSeconds;
+  }
+  s.record('ActivityScheduled', details, { task });
+  s.ctx.task = {
+    key, resource: def.Resource,
+    deadline: timeoutSeconds === undefined ? null : s.now() + timeoutSeconds * 1000,
+    heartbeatMs: heartbeatSeconds === undefined ? null : heartbeatSeconds * 1000,
+    hbDeadline: null,
+    started: false,
+  };
+  s.ctx.go = GO_WAIT;
+}
+
+export function taskStarted(s: Step, workerName: string | undefined): void {
+  const t = s.ctx.task!;
+  s.record('ActivityStarted', workerName === undefined ? {} : { workerName }, { taskKey: t.key });
+  s.ctx.task = { ...t, started: true, hbDeadline: t.heartbeatMs === null ? null : s.now() + t.heartbeatMs };
+}
+
+/** A heartbeat (or a rearm after restore) opens a new heartbeat window from now. */
+export function taskBeat(s: Step): void {
+  const t = s.ctx.task!;
+  if (t.started && t.heartbeatMs !== null) s.ctx.task = { ...t, hbDeadline: s.now() + t.heartbeatMs };
+}
+
+export function taskSucceeded(s: Step, def: TaskState, output: unknown): void {
+  s.record('ActivitySucceeded', { output: json(output), outputDetails: { truncated: false } }, { taskKey: s.ctx.task!.key });
+  s.ctx.task = null;
+  finishWithResult(s, def, output);
+}
+
+export function taskFailed(s: Step, def: TaskState, error: string | undefined, cause: string | undefined): void {
+  const details: Record<string, unknown> = {};
+  if (error !== undefined) details.error = error;
+  if (cause !== undefined) details.cause = cause;
+  s.record('ActivityFailed', details, { taskKey: s.ctx.task!.key });
+  s.ctx.task = null;
+  decideFault(s, def, { error: error ?? 'States.TaskFailed', cause: cause ?? '' });
+}
+
+export function taskTimedOut(s: Step, def: TaskState, heartbeat: boolean): void {
+  const t = s.ctx.task!;
+  const error = heartbeat ? 'States.HeartbeatTimeout' : 'States.Timeout';
+  const cause = heartbeat
+    ? `The activity sent no heartbeat for ${t.heartbeatMs! / 1000} seconds`
+    : 'The activity did not finish within its TimeoutSeconds';
+  s.record('ActivityTimedOut', { error, cause }, { taskKey: t.key });
+  s.ctx.task = null;
+  decideFault(s, def, { error, cause });
+}
