@@ -22,6 +22,7 @@ import { VisibilityIndex } from './visibility/visibility-index.js';
 import { startInspector, type InspectOptions, type NodeInspector } from './observability/inspector.js';
 import { MeteredHistoryStore } from './observability/metered-history-store.js';
 import { NodeMetrics, nodeMetricSources } from './observability/metrics.js';
+import { SfnHost } from './sfn/runtime/sfn-host.js';
 import { recordOf, sameVisibility, VisibilityPublisher } from './visibility/visibility-records.js';
 
 /** A running engine node. */
@@ -103,8 +104,14 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const t0 = Date.now();
   const recovered = await owner.recover(owned, config.partitions);
   if (recovered > 0) log.info({ recovered, ms: Date.now() - t0 }, 'open runs rebuilt from history');
+  // Step Functions executions: their own host on the same partitions, router, history and task lists.
+  const sfn = new SfnHost({ nats, store, queues, router, clock, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect });
+  router.register(sfn.ownerOps());
+  const sfnRecovered = await sfn.recover(owned, config.partitions);
+  if (sfnRecovered > 0) log.info({ sfnRecovered }, 'running Step Functions executions rebuilt from history');
   for (const p of owned) router.serve(p);
   const ctx: ServiceContext = { registry, router, queues, store, visibility, subjects: s, clock, log, region: config.region, account: config.account };
+  ctx.sfnExecutions = sfn.records;
   // Over NATS both services share af.api.<Action>: their action names must not clash.
   const api = new NatsApiServer(nats.nc, ctx, mergeOperations(OPERATIONS, SFN_OPERATIONS), log.child({ c: 'api' }));
   api.start();
@@ -131,6 +138,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
       router.stop();
       registry.stop();
       await owner.stop();
+      await sfn.stop();
       inspector?.stop();
       retention.stop();
       visibility.stop();

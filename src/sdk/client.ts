@@ -43,7 +43,8 @@ export class ActorFlowClient {
    */
   async call<T = Record<string, any>>(action: string, input: object = {}): Promise<T> {
     const asked = (input as { afPollTimeoutMs?: unknown }).afPollTimeoutMs;
-    const timeout = !action.startsWith('PollFor') ? CALL_TIMEOUT_MS
+    const longPoll = action.startsWith('PollFor') || action === 'GetActivityTask';
+    const timeout = !longPoll ? CALL_TIMEOUT_MS
       : typeof asked === 'number' && asked > 0 ? Math.min(asked + POLL_GRACE_MS, POLL_TIMEOUT_MS) : POLL_TIMEOUT_MS;
     const m = await this.nc.request(`${this.prefix}.api.${action}`, encode(input), { timeout });
     const reply = decode<WireReply<T>>(m.data);

@@ -6,6 +6,7 @@ import type { Router } from '../runtime/router.js';
 import type { HistoryStore } from '../history/history-store.js';
 import type { Subjects } from '../nats/subjects.js';
 import type { VisibilityIndex } from '../visibility/visibility-index.js';
+import type { ExecutionRecords } from '../sfn/runtime/execution-records.js';
 
 /** Everything an operation needs; built once per node and shared by both transports. */
 export interface ServiceContext {
@@ -20,6 +21,8 @@ export interface ServiceContext {
   log: Logger;
   region: string;
   account: string;
+  /** Step Functions execution records (set when the node runs the Step Functions host). */
+  sfnExecutions?: ExecutionRecords;
 }
 
 /** One API operation: validate the input, act, shape the output (AWS JSON shapes, epoch seconds). */

@@ -65,10 +65,11 @@ export const demoCommand: Command = {
 export const machinesCommand: Command = {
   name: 'machines',
   summary: 'export the XState machines as JSON and Mermaid diagrams',
-  usage: 'machines export [--out DIR]',
+  usage: 'machines export [--out DIR | --definition FILE]',
   positionals: true,
   flags: {
     out: { type: 'string', value: 'DIR', help: 'where to write (default ./machines-export)' },
+    definition: { type: 'string', value: 'FILE', help: 'print the XState JSON compiled from this States Language definition instead' },
   },
   details: 'Writes <machine>.json (machine.toJSON()) and <machine>.mmd (Mermaid stateDiagram-v2, delayed transitions\n'
     + 'labelled "after <delay>") for workflow-execution, decision-task, activity-task and timer.',
@@ -76,6 +77,12 @@ export const machinesCommand: Command = {
     const [sub, ...rest] = ctx.positionals;
     if (sub !== 'export') throw new UsageError(sub === undefined ? 'machines needs a subcommand: export' : `unknown machines subcommand ${JSON.stringify(sub)} (expected export)`, 'machines');
     if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`, 'machines');
+    const definition = str(ctx.flags, 'definition');
+    if (definition !== undefined) {
+      const { compiledDefinitionJson } = await import('../sfn-machine-export.js');
+      ctx.io.out((await compiledDefinitionJson(definition)).trimEnd());
+      return;
+    }
     const { exportMachines } = await import('../machines-export.js');
     const files = await exportMachines(str(ctx.flags, 'out') ?? 'machines-export');
     if (ctx.json) return ctx.io.out(JSON.stringify({ files }, null, 2));

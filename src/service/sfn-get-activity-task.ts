@@ -1,0 +1,24 @@
+import { InputReader } from '../domain/validate.js';
+import type { SfnActivityTask, SfnStartTaskPayload } from '../sfn/runtime/sfn-host.js';
+import { SFN_DOMAIN } from '../sfn/runtime/sfn-host.js';
+import type { ServiceContext } from './context.js';
+import { pollMs } from './poll-for-decision-task.js';
+import { requireActivity } from './sfn-lookup.js';
+import { requestObject } from './sfn-input.js';
+
+/**
+ * GetActivityTask: long-polls the activity's task list (≤ 60 s; `afPollTimeoutMs` shortens it, as
+ * for the SWF polls); the owner records ActivityStarted before the token is handed out. Nothing → `{}`.
+ */
+export async function getActivityTask(ctx: ServiceContext, input: unknown, signal?: AbortSignal): Promise<object> {
+  const body = requestObject(input);
+  const r = InputReader.of(input);
+  const workerName = r.str('workerName', { min: 1, max: 80 });
+  const wait = pollMs(r);
+  r.done();
+  const activity = (await requireActivity(ctx, body.activityArn)).value;
+  const task = await ctx.queues.poll(SFN_DOMAIN, 'a', activity.arn, Date.now() + wait,
+    (t) => ctx.router.call<SfnActivityTask | null>(t.partition, 'sfnStartTask', { task: t, workerName } satisfies SfnStartTaskPayload),
+    signal);
+  return task ?? {};
+}

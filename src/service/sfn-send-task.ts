@@ -1,0 +1,46 @@
+import { Fault } from '../domain/faults.js';
+import { InputReader } from '../domain/validate.js';
+import type { SfnTaskPayload } from '../sfn/runtime/sfn-host.js';
+import { decodeSfnTaskToken } from '../sfn/runtime/sfn-task-token.js';
+import type { ServiceContext } from './context.js';
+import { isJson, MAX_SFN_PAYLOAD } from './sfn-start-execution.js';
+import { requestObject } from './sfn-input.js';
+
+const MAX_TOKEN = 2048;
+
+async function send(ctx: ServiceContext, token: string, p: Omit<SfnTaskPayload, 'ref'>): Promise<object> {
+  const ref = decodeSfnTaskToken(token);
+  if (ref.partition < 0 || ref.partition >= ctx.router.partitions) throw new Fault('InvalidToken', 'Invalid Token');
+  return ctx.router.call<object>(ref.partition, 'sfnTask', { ...p, ref } satisfies SfnTaskPayload);
+}
+
+/** SendTaskSuccess: output must be JSON (InvalidOutput). */
+export async function sendTaskSuccess(ctx: ServiceContext, input: unknown): Promise<object> {
+  requestObject(input);
+  const r = InputReader.of(input);
+  const token = r.str('taskToken', { min: 1, max: MAX_TOKEN, required: true });
+  const output = r.str('output', { max: MAX_SFN_PAYLOAD, required: true });
+  r.done();
+  if (!isJson(output)) throw new Fault('InvalidOutput', `Invalid Output: 'output must be JSON'`);
+  return send(ctx, token, { kind: 'success', output });
+}
+
+/** SendTaskFailure: error ≤ 256, cause ≤ 32,768 characters. */
+export async function sendTaskFailure(ctx: ServiceContext, input: unknown): Promise<object> {
+  requestObject(input);
+  const r = InputReader.of(input);
+  const token = r.str('taskToken', { min: 1, max: MAX_TOKEN, required: true });
+  const error = r.str('error', { max: 256 });
+  const cause = r.str('cause', { max: 32_768 });
+  r.done();
+  return send(ctx, token, { kind: 'failure', error, cause });
+}
+
+/** SendTaskHeartbeat: restarts the task's heartbeat window; writes no history event. */
+export async function sendTaskHeartbeat(ctx: ServiceContext, input: unknown): Promise<object> {
+  requestObject(input);
+  const r = InputReader.of(input);
+  const token = r.str('taskToken', { min: 1, max: MAX_TOKEN, required: true });
+  r.done();
+  return send(ctx, token, { kind: 'heartbeat' });
+}

@@ -1,0 +1,20 @@
+import { InputReader } from '../domain/validate.js';
+import { parseArn } from '../sfn/arns.js';
+import type { SfnStopPayload } from '../sfn/runtime/sfn-host.js';
+import { seconds, type ServiceContext } from './context.js';
+import { executionPartition } from './sfn-execution-lookup.js';
+import { requestObject } from './sfn-input.js';
+
+/** StopExecution: the execution ends ABORTED (ExecutionAborted with the given error and cause). */
+export async function stopExecution(ctx: ServiceContext, input: unknown): Promise<object> {
+  const body = requestObject(input);
+  const r = InputReader.of(input);
+  const error = r.str('error', { max: 256 });
+  const cause = r.str('cause', { max: 32_768 });
+  r.done();
+  const arn = body.executionArn as string;
+  parseArn(arn, 'execution', 'executionArn');
+  const p: SfnStopPayload = { executionArn: arn, error, cause };
+  const out = await ctx.router.call<{ stopDate: number }>(executionPartition(ctx, arn), 'sfnStop', p);
+  return { stopDate: seconds(out.stopDate) };
+}

@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import type { AnyActorRef } from 'xstate';
+import { Fault } from '../../domain/faults.js';
+import { HistoryConflictError, TransitionTooLargeError, type HistoryStore } from '../../history/history-store.js';
+import type { SfnEventType, SfnRecord, SfnTaskRequest } from '../compile/contract.js';
+import type { SfnExecutionRecord } from './execution-records.js';
+import { asStored, type SfnStoredEvent } from './sfn-events.js';
+
+/** A Task state's activity task as the host tracks it (for tokens, dispatch and re-queueing). */
+export interface SfnTaskState {
+  resource: string;
+  input: string;
+  scheduledEventId: number;
+  status: 'scheduled' | 'started' | 'closed';
+}
+
+/** The host's per-execution bookkeeping, persisted with every transition beside the root's snapshot. */
+export interface SfnBook {
+  lastEventId: number;
+  /** The last event id each actor recorded (previousEventId of its next event). */
+  last: Record<string, number>;
+  tasks: Record<string, SfnTaskState>;
+}
+
+/** The `extra` payload of a Step Functions history message. */
+export interface SfnTransitionExtra {
+  snapshot: unknown;
+  book: SfnBook;
+}
+
+/** What a persisted transition asks the host to do next. */
+export interface SfnCommit {
+  events: SfnStoredEvent[];
+  /** Tasks scheduled in this transition, to dispatch. */
+  scheduled: SfnTaskRequest[];
+  /** Task keys that closed in this transition. */
+  closed: string[];
+  /** Task keys started in this transition. */
+  started: string[];
+}
+
+/** The events the host itself records (ExecutionStarted): a pseudo actor id no machine uses. */
+export const HOST_ACTOR = '~host';
+
+const APPEND_ATTEMPTS = 3;
+const CLOSES_TASK = new Set<SfnEventType>(['ActivitySucceeded', 'ActivityFailed', 'ActivityTimedOut', 'ActivityScheduleFailed']);
+
+/**
+ * One live Step Functions execution: its root actor, the events its machines recorded and not yet
+ * persisted, the bookkeeping and the history fence. Work on it runs one at a time (`serial`).
+ */
+export class SfnExecution {
+  actor: AnyActorRef | undefined;
+  private pending: { actorId: string; e: SfnRecord }[] = [];
+  private tail: Promise<unknown> = Promise.resolve();
+  private dead = false;
+  private flushQueued = false;
+  /** Stream sequences of dispatched, unstarted task messages (removed when the task dies unstarted). */
+  readonly taskSeqs = new Map<string, number>();
+  private readonly writer = randomBytes(6).toString('base64url');
+
+  constructor(
+    readonly rec: SfnExecutionRecord,
+    readonly subject: string,
+    private readonly store: HistoryStore,
+    private readonly now: () => number,
+    private readonly onCommit: (x: SfnExecution, c: SfnCommit) => Promise<void>,
+    private readonly onError: (x: SfnExecution, err: unknown) => void,
+    public book: SfnBook = { lastEventId: 0, last: {}, tasks: {} },
+    private lastSeq = 0,
+  ) {}
+
+  get isDead(): boolean {
+    return this.dead;
+  }
+
+  get done(): boolean {
+    return this.actor?.getSnapshot().status === 'done';
+  }
+
+  /** The hook target: a machine of this execution recorded an event. Persisted by the next flush. */
+  record(actorId: string, e: SfnRecord): void {
+    this.pending.push({ actorId, e });
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    // Events from a delayed transition (a timeout, a Wait) have no caller to flush them: do it in turn.
+    queueMicrotask(() => {
+      this.flushQueued = false;
+      if (this.pending.length === 0 || this.dead) return;
+      this.serial(() => this.flush()).catch((err) => this.onError(this, err));
+    });
+  }
+
+  /** Runs `fn` after every earlier operation on this execution has finished. */
+  serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(() => {
+      if (this.dead) throw new Fault('InternalFailure', 'execution was reloaded; retry');
+      return fn();
+    });
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  settled(): Promise<unknown> {
+    return this.tail;
+  }
+
+  /** Turns the recorded events into stored ones (ids, previousEventIds, task bookkeeping). */
+  private take(): SfnCommit {
+    const at = this.now();
+    const c: SfnCommit = { events: [], scheduled: [], closed: [], started: [] };
+    for (const { actorId, e } of this.pending.splice(0)) {
+      const id = ++this.book.lastEventId;
+      c.events.push({ type: e.type, id, at, attrs: e.details ?? {}, prev: this.book.last[actorId] ?? 0 });
+      this.book.last[actorId] = id;
+      if (e.type === 'ActivityScheduled' && e.task) {
+        this.book.tasks[e.task.key] = { resource: e.task.resource, input: e.task.input, scheduledEventId: id, status: 'scheduled' };
+        c.scheduled.push(e.task);
+      } else if (e.taskKey && this.book.tasks[e.taskKey]) {
+        if (e.type === 'ActivityStarted') { this.book.tasks[e.taskKey]!.status = 'started'; c.started.push(e.taskKey); }
+        if (CLOSES_TASK.has(e.type)) { this.book.tasks[e.taskKey]!.status = 'closed'; c.closed.push(e.taskKey); }
+      }
+    }
+    return c;
+  }
+
+  /**
+   * Persists what the machines recorded since the last flush (one message: events, snapshot and
+   * bookkeeping, behind the fence), then lets the host act on it. Call inside `serial`.
+   */
+  async flush(): Promise<SfnStoredEvent[]> {
+    if (this.pending.length === 0 || this.dead) return [];
+    const c = this.take();
+    const extra: SfnTransitionExtra = { snapshot: this.actor?.getPersistedSnapshot(), book: this.book };
+    let lastErr: unknown;
+    for (let attempt = 0; attempt < APPEND_ATTEMPTS; attempt++) {
+      try {
+        this.lastSeq = await this.store.append(this.subject, this.rec.executionArn, asStored(c.events), this.lastSeq, this.writer, extra);
+        lastErr = undefined;
+        break;
+      } catch (e) {
+        lastErr = e;
+        if (e instanceof HistoryConflictError || e instanceof TransitionTooLargeError) break;
+        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+      }
+    }
+    if (lastErr !== undefined) {
+      // The live copy no longer matches the stored history: it must be rebuilt from the last message.
+      this.kill();
+      throw lastErr;
+    }
+    await this.onCommit(this, c);
+    return c.events;
+  }
+
+  /** Stops the actor; the execution must be rebuilt from its last history message before further use. */
+  kill(): void {
+    this.dead = true;
+    this.pending = [];
+    this.actor?.stop();
+  }
+}

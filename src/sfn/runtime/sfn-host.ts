@@ -1,0 +1,335 @@
+import type { Logger } from 'pino';
+import { createActor, type InspectionEvent, type Observer } from 'xstate';
+import { Fault } from '../../domain/faults.js';
+import { HistoryConflictError, type HistoryStore } from '../../history/history-store.js';
+import type { TaskMessage, TaskQueues } from '../../matching/task-queues.js';
+import type { Nats } from '../../nats/infrastructure.js';
+import type { EngineClock } from '../../runtime/clock.js';
+import type { PartitionHost } from '../../runtime/partition-host.js';
+import type { Router } from '../../runtime/router.js';
+import { parseArn } from '../arns.js';
+import type { SfnExecutionInput, SfnExecutionOutput, SfnInputEvent } from '../compile/contract.js';
+import { ExecutionRecords, type SfnExecutionRecord } from './execution-records.js';
+import { MachineCache } from './machine-cache.js';
+import { HOST_ACTOR, SfnExecution, type SfnCommit, type SfnTransitionExtra } from './sfn-execution.js';
+import { encodeSfnTaskToken, type SfnTaskRef } from './sfn-task-token.js';
+
+/** The pseudo-domain of Step Functions task lists (one per activity ARN) in AF_TASKS. */
+export const SFN_DOMAIN = '~sfn';
+
+export interface SfnHostDeps {
+  nats: Nats;
+  store: HistoryStore;
+  queues: TaskQueues;
+  router: Router;
+  clock: EngineClock;
+  log: Logger;
+  inspect?: Observer<InspectionEvent>;
+}
+
+export interface SfnStartPayload { record: SfnExecutionRecord }
+export interface SfnStartTaskPayload { task: TaskMessage; workerName?: string }
+export interface SfnTaskPayload { ref: SfnTaskRef; kind: 'success' | 'failure' | 'heartbeat'; output?: string; error?: string; cause?: string }
+export interface SfnStopPayload { executionArn: string; error?: string; cause?: string }
+
+/** What a started activity task hands its worker. */
+export interface SfnActivityTask { taskToken: string; input: string }
+
+const RECOVERY_CONCURRENCY = 32;
+
+/** A task message names its task by `<key>@<executionArn>` (msgIDs of AF_TASKS must be unique across executions). */
+const taskRunId = (executionArn: string, key: string): string => `${key}@${executionArn}`;
+const taskKeyOf = (t: TaskMessage): string => t.runId.slice(0, t.runId.length - t.workflowId.length - 1);
+
+/**
+ * Runs Step Functions executions on the partitions this node owns: one root actor per execution
+ * (compiled from the definition it started with), persisted one transition per message on
+ * `<prefix>.hist.<p>.~sfn.<stateMachine>.<execution>`, with activity tasks on AF_TASKS.
+ */
+export class SfnHost implements PartitionHost {
+  readonly records: ExecutionRecords;
+  private readonly live = new Map<string, SfnExecution>();
+  private readonly loading = new Map<string, Promise<SfnExecution | undefined>>();
+  private readonly bySystem = new WeakMap<object, SfnExecution>();
+  private readonly machines: MachineCache;
+
+  constructor(private readonly d: SfnHostDeps) {
+    this.records = new ExecutionRecords(d.nats.sfnExecutions);
+    this.machines = new MachineCache(d.clock, { record: (system, actorId, e) => this.bySystem.get(system as object)?.record(actorId, e) });
+  }
+
+  /** Owner-side operations, registered on the router (they run on the execution's partition owner). */
+  ownerOps(): Record<string, (payload: any) => Promise<unknown>> {
+    return {
+      sfnStart: (p: SfnStartPayload) => this.start(p.record),
+      sfnStartTask: (p: SfnStartTaskPayload) => this.startTask(p),
+      sfnTask: (p: SfnTaskPayload) => this.taskResponse(p),
+      sfnStop: (p: SfnStopPayload) => this.stopExecution(p),
+    };
+  }
+
+  get liveCount(): number {
+    return this.live.size;
+  }
+
+  subject(rec: SfnExecutionRecord): string {
+    return this.d.nats.subjects.sfnHistory(rec.partition, rec.stateMachineName, rec.name);
+  }
+
+  private newExecution(rec: SfnExecutionRecord, extra?: SfnTransitionExtra, lastSeq = 0): SfnExecution {
+    return new SfnExecution(rec, this.subject(rec), this.d.store, () => this.d.clock.now(),
+      (x, c) => this.afterCommit(x, c), (x, err) => this.onError(x, err), extra?.book, lastSeq);
+  }
+
+  /** Creates and starts the root actor (restored from `snapshot` when given). */
+  private spawn(x: SfnExecution, snapshot?: unknown): void {
+    const r = x.rec;
+    const input: SfnExecutionInput = {
+      executionArn: r.executionArn, executionName: r.name, stateMachineArn: r.stateMachineArn,
+      stateMachineName: r.stateMachineName, roleArn: r.roleArn, input: JSON.parse(r.input), startTime: r.startDate,
+    };
+    const actor = createActor(this.machines.get(r.definition), {
+      id: 'root', clock: this.d.clock, input,
+      ...(snapshot ? { snapshot: snapshot as never } : {}),
+      ...(this.d.inspect ? { inspect: this.d.inspect } : {}),
+    });
+    this.bySystem.set(actor.system, x);
+    x.actor = actor;
+    actor.subscribe({ error: (err) => this.d.log.error({ err, executionArn: r.executionArn }, 'state machine actor failed') });
+    actor.start();
+  }
+
+  /** StartExecution on the owner: the record's create is the name check; same name and input while running is idempotent. */
+  async start(rec: SfnExecutionRecord): Promise<{ executionArn: string; startDate: number }> {
+    if (!(await this.records.create(rec))) {
+      const held = await this.records.get(rec.stateMachineName, rec.name);
+      if (held?.status === 'RUNNING' && held.input === rec.input && held.stateMachineArn === rec.stateMachineArn) {
+        return { executionArn: held.executionArn, startDate: held.startDate };
+      }
+      throw new Fault('ExecutionAlreadyExists', `Execution Already Exists: '${rec.executionArn}'`);
+    }
+    await this.begin(rec);
+    return { executionArn: rec.executionArn, startDate: rec.startDate };
+  }
+
+  /** Records ExecutionStarted, starts the root actor and persists the first transition. */
+  private async begin(rec: SfnExecutionRecord): Promise<SfnExecution> {
+    const x = this.newExecution(rec);
+    this.live.set(rec.executionArn, x);
+    try {
+      await x.serial(async () => {
+        x.record(HOST_ACTOR, { type: 'ExecutionStarted', details: { input: rec.input, inputDetails: { truncated: false }, roleArn: rec.roleArn } });
+        this.spawn(x);
+        await x.flush();
+      });
+    } catch (e) {
+      if (this.live.get(rec.executionArn) === x) this.live.delete(rec.executionArn);
+      x.kill();
+      throw new Fault('InternalFailure', 'could not start the execution; retry', { cause: e });
+    }
+    return x;
+  }
+
+  /** The live execution, rebuilt from its last history message when it is running but not in memory. */
+  async open(executionArn: string): Promise<SfnExecution | undefined> {
+    const hit = this.live.get(executionArn);
+    if (hit && !hit.isDead) return hit;
+    let p = this.loading.get(executionArn);
+    if (!p) {
+      p = this.reload(executionArn).finally(() => this.loading.delete(executionArn));
+      this.loading.set(executionArn, p);
+    }
+    return p;
+  }
+
+  private async reload(executionArn: string): Promise<SfnExecution | undefined> {
+    const { name, stateMachineName } = parseArn(executionArn, 'execution', 'executionArn');
+    const rec = await this.records.get(stateMachineName!, name);
+    if (!rec || rec.executionArn !== executionArn || rec.status !== 'RUNNING' || !this.d.router.owns(rec.partition)) return undefined;
+    return this.restore(rec);
+  }
+
+  /** Rebuilds a running execution from its last history message (snapshot plus bookkeeping) and re-arms its timers. */
+  private async restore(rec: SfnExecutionRecord): Promise<SfnExecution | undefined> {
+    const last = await this.d.store.readLast<SfnTransitionExtra>(this.subject(rec));
+    // Crashed between the record's create and the first append: start it now.
+    if (!last?.extra) return this.begin(rec);
+    const x = this.newExecution(rec, last.extra, last.seq);
+    const snap = last.extra.snapshot as { status?: string; output?: SfnExecutionOutput };
+    if (snap.status === 'done') {
+      // Crashed between the closing append and the record's update.
+      await this.closeRecord(x, snap.output!, last.events.at(-1)?.at ?? this.d.clock.now());
+      return undefined;
+    }
+    this.live.set(rec.executionArn, x);
+    this.spawn(x, last.extra.snapshot);
+    await x.serial(async () => {
+      x.actor!.send({ type: 'sfn.rearm' } satisfies SfnInputEvent);
+      await x.flush();
+    });
+    for (const [key, t] of Object.entries(x.book.tasks)) {
+      if (t.status !== 'scheduled') continue;
+      const seq = await this.d.queues.requeue(this.taskMessage(x, key, t.scheduledEventId));
+      if (seq !== undefined) x.taskSeqs.set(key, seq);
+    }
+    return x;
+  }
+
+  private taskMessage(x: SfnExecution, key: string, scheduledEventId: number): TaskMessage {
+    const t = x.book.tasks[key]!;
+    return {
+      domain: SFN_DOMAIN, workflowId: x.rec.executionArn, runId: taskRunId(x.rec.executionArn, key),
+      partition: x.rec.partition, kind: 'a', taskList: t.resource, scheduledEventId,
+    };
+  }
+
+  /** After a transition is persisted: dispatch new tasks, drop dead ones, close the execution. */
+  private async afterCommit(x: SfnExecution, c: SfnCommit): Promise<void> {
+    for (const key of c.started) x.taskSeqs.delete(key);
+    for (const key of c.closed) {
+      const seq = x.taskSeqs.get(key);
+      x.taskSeqs.delete(key);
+      if (seq !== undefined) await this.d.queues.remove(seq);
+    }
+    for (const task of c.scheduled) {
+      const t = x.book.tasks[task.key];
+      if (t?.status !== 'scheduled') continue;
+      const seq = await this.d.queues.dispatch(this.taskMessage(x, task.key, t.scheduledEventId));
+      if (seq !== undefined) x.taskSeqs.set(task.key, seq);
+    }
+    if (x.done) {
+      const out = x.actor!.getSnapshot().output as SfnExecutionOutput;
+      await this.closeRecord(x, out, c.events.at(-1)?.at ?? this.d.clock.now());
+    }
+  }
+
+  private async closeRecord(x: SfnExecution, out: SfnExecutionOutput, stopDate: number): Promise<void> {
+    if (this.live.get(x.rec.executionArn) === x) this.live.delete(x.rec.executionArn);
+    x.actor?.stop();
+    for (const seq of x.taskSeqs.values()) await this.d.queues.remove(seq);
+    x.taskSeqs.clear();
+    const closed: SfnExecutionRecord = { ...x.rec, status: out.status, stopDate };
+    if (out.status === 'SUCCEEDED') closed.output = JSON.stringify(out.output ?? null);
+    else {
+      if (out.error !== undefined) closed.error = out.error;
+      if (out.cause !== undefined) closed.cause = out.cause;
+    }
+    await this.records.close(closed);
+  }
+
+  private onError(x: SfnExecution, err: unknown): void {
+    if (this.live.get(x.rec.executionArn) === x) this.live.delete(x.rec.executionArn);
+    if (err instanceof HistoryConflictError) {
+      this.d.log.warn({ err, executionArn: x.rec.executionArn }, 'execution fenced off; rebuilding it from history');
+      if (this.d.router.owns(x.rec.partition)) this.open(x.rec.executionArn).catch((e) => this.d.log.error({ err: e }, 'rebuild failed'));
+      return;
+    }
+    this.d.log.error({ err, executionArn: x.rec.executionArn }, 'execution transition failed');
+  }
+
+  /**
+   * Runs `fn` on the live execution in turn. A lost fence drops the live copy: it is rebuilt from
+   * history and `fn` runs once more; `missing` answers when the execution is not running here.
+   */
+  private async withExecution<T>(executionArn: string, fn: (x: SfnExecution) => Promise<T>, missing: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      const x = await this.open(executionArn);
+      if (!x) return missing();
+      try {
+        return await x.serial(() => fn(x));
+      } catch (e) {
+        if (!(e instanceof HistoryConflictError)) throw e;
+        if (this.live.get(executionArn) === x) this.live.delete(executionArn);
+        if (attempt >= 1) throw new Fault('InternalFailure', 'the execution changed concurrently; retry', { cause: e });
+      }
+    }
+  }
+
+  /** GetActivityTask on the owner: ActivityStarted if the task still waits; null when it is gone. */
+  async startTask(p: SfnStartTaskPayload): Promise<SfnActivityTask | null> {
+    const key = taskKeyOf(p.task);
+    return this.withExecution(p.task.workflowId, async (x) => {
+      const t = x.book.tasks[key];
+      if (t?.status !== 'scheduled') return null;
+      x.actor!.send({ type: 'sfn.activity.started', key, workerName: p.workerName } satisfies SfnInputEvent);
+      await x.flush();
+      if (x.book.tasks[key]?.status !== 'started') return null;
+      return { taskToken: encodeSfnTaskToken({ executionArn: x.rec.executionArn, partition: x.rec.partition, key }), input: t.input };
+    }, async () => null);
+  }
+
+  /** SendTaskSuccess/Failure/Heartbeat on the owner. */
+  async taskResponse(p: SfnTaskPayload): Promise<object> {
+    const { executionArn, key } = p.ref;
+    let parsed: { name: string; stateMachineName?: string };
+    try { parsed = parseArn(executionArn, 'execution', 'taskToken'); } catch { throw new Fault('InvalidToken', 'Invalid Token'); }
+    return this.withExecution(executionArn, async (x) => {
+      const t = x.book.tasks[key];
+      if (!t) throw new Fault('TaskDoesNotExist', 'Task Does Not Exist');
+      if (t.status !== 'started') throw new Fault('TaskTimedOut', 'Task Timed Out');
+      if (p.kind === 'heartbeat') {
+        x.actor!.send({ type: 'sfn.activity.heartbeat', key } satisfies SfnInputEvent);
+        return {};
+      }
+      x.actor!.send(p.kind === 'success'
+        ? { type: 'sfn.activity.succeeded', key, output: JSON.parse(p.output!) }
+        : { type: 'sfn.activity.failed', key, error: p.error, cause: p.cause } satisfies SfnInputEvent);
+      await x.flush();
+      return {};
+    }, async () => {
+      // Not running here: the task closed before its execution ended (TaskTimedOut), or it is gone.
+      const rec = await this.records.get(parsed.stateMachineName!, parsed.name);
+      if (!rec || rec.executionArn !== executionArn) throw new Fault('TaskDoesNotExist', 'Task Does Not Exist');
+      const last = await this.d.store.readLast<SfnTransitionExtra>(this.subject(rec));
+      if (last?.extra?.book.tasks[key]?.status === 'closed') throw new Fault('TaskTimedOut', 'Task Timed Out');
+      throw new Fault('TaskDoesNotExist', 'Task Does Not Exist');
+    });
+  }
+
+  /** StopExecution on the owner: ExecutionAborted; a closed execution keeps its stop date. */
+  async stopExecution(p: SfnStopPayload): Promise<{ stopDate: number }> {
+    return this.withExecution(p.executionArn, async (x) => {
+      x.actor!.send({ type: 'sfn.stop', error: p.error, cause: p.cause } satisfies SfnInputEvent);
+      const events = await x.flush();
+      return { stopDate: events.at(-1)?.at ?? this.d.clock.now() };
+    }, async () => {
+      const { name, stateMachineName } = parseArn(p.executionArn, 'execution', 'executionArn');
+      const rec = await this.records.get(stateMachineName!, name);
+      if (!rec || rec.executionArn !== p.executionArn) throw new Fault('ExecutionDoesNotExist', `Execution Does Not Exist: '${p.executionArn}'`);
+      return { stopDate: rec.stopDate ?? this.d.clock.now() };
+    });
+  }
+
+  /** Rebuilds the running executions of these partitions from their last history messages. */
+  async recover(partitions: ReadonlySet<number>, _totalPartitions: number): Promise<number> {
+    const recs = (await this.records.list()).filter((r) => r.status === 'RUNNING' && partitions.has(r.partition));
+    let n = 0;
+    let i = 0;
+    await Promise.all(Array.from({ length: RECOVERY_CONCURRENCY }, async () => {
+      while (i < recs.length) {
+        const rec = recs[i++]!;
+        try {
+          if (await this.restore(rec)) n++;
+        } catch (err) {
+          this.d.log.error({ err, executionArn: rec.executionArn }, 'could not rebuild execution');
+        }
+      }
+    }));
+    return n;
+  }
+
+  async releasePartition(partition: number): Promise<void> {
+    for (const [arn, x] of this.live) {
+      if (x.rec.partition !== partition) continue;
+      this.live.delete(arn);
+      x.kill();
+    }
+  }
+
+  /** Graceful stop: operations already queued finish, then every actor stops (nothing is written). */
+  async stop(): Promise<void> {
+    await Promise.all([...this.live.values()].map((x) => x.settled()));
+    for (const x of this.live.values()) x.kill();
+    this.live.clear();
+  }
+}

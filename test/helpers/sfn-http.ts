@@ -1,0 +1,58 @@
+import {
+  CreateActivityCommand, CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand,
+  SFNClient, type HistoryEvent,
+} from '@aws-sdk/client-sfn';
+import { ANY_CREDENTIALS, REGION } from './swf-http.js';
+import { until } from './until.js';
+
+export const SFN_ROLE = 'arn:aws:iam::000000000000:role/sfn-test';
+
+/** The AWS SDK's Step Functions client against the gateway (one attempt: faults surface at once). */
+export function sfnClient(port: number): SFNClient {
+  return new SFNClient({ endpoint: `http://127.0.0.1:${port}`, region: REGION, credentials: ANY_CREDENTIALS, maxAttempts: 1 });
+}
+
+let seq = 0;
+/** A name unique in this process. */
+export const freshName = (label: string): string => `${label}-${process.pid}-${++seq}`;
+
+/** Creates an activity and a state machine whose definition `build(activityArn)` returns. */
+export async function machineWithActivity(sfn: SFNClient, build: (activityArn: string) => object): Promise<{ activityArn: string; stateMachineArn: string }> {
+  const { activityArn } = await sfn.send(new CreateActivityCommand({ name: freshName('act') }));
+  const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({
+    name: freshName('sm'), roleArn: SFN_ROLE, definition: JSON.stringify(build(activityArn!)),
+  }));
+  return { activityArn: activityArn!, stateMachineArn: stateMachineArn! };
+}
+
+/** One Task state on an activity, then End. */
+export const oneTask = (activityArn: string, extra: object = {}): object => ({
+  StartAt: 'Work', States: { Work: { Type: 'Task', Resource: activityArn, End: true, ...extra } },
+});
+
+/** Every event of an execution, following nextToken. */
+export async function fullHistory(sfn: SFNClient, executionArn: string): Promise<HistoryEvent[]> {
+  const events: HistoryEvent[] = [];
+  let nextToken: string | undefined;
+  do {
+    const page = await sfn.send(new GetExecutionHistoryCommand({ executionArn, nextToken }));
+    events.push(...page.events!);
+    nextToken = page.nextToken;
+  } while (nextToken);
+  return events;
+}
+
+/** History as compact text: `1 ExecutionStarted(0) / 2 TaskStateEntered(0) / …` (previousEventId in brackets). */
+export function compactSfn(events: HistoryEvent[]): string {
+  return events.map((e) => `${e.id} ${e.type}(${e.previousEventId})`).join(' / ');
+}
+
+/** Waits until the execution is no longer RUNNING; returns its description. */
+export async function waitClosed(sfn: SFNClient, executionArn: string, timeoutMs = 15_000) {
+  let d = await sfn.send(new DescribeExecutionCommand({ executionArn }));
+  await until(async () => {
+    d = await sfn.send(new DescribeExecutionCommand({ executionArn }));
+    return d.status !== 'RUNNING';
+  }, { timeoutMs, intervalMs: 50, message: `${executionArn} to close` });
+  return d;
+}
