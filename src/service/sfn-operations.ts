@@ -3,6 +3,7 @@ import { createActivity, deleteActivity, describeActivity, listActivities } from
 import {
   createStateMachine, deleteStateMachine, describeStateMachine, listStateMachines, updateStateMachine,
 } from './sfn-state-machines.js';
+import { SFN_EXECUTION_OPERATIONS } from './sfn-execution-operations.js';
 
 /**
  * Step Functions actions by their AWS name: `AWSStepFunctions.<Action>` over HTTP and, merged with
@@ -18,6 +19,7 @@ export const SFN_OPERATIONS: Readonly<Record<string, Operation>> = {
   ListStateMachines: listStateMachines,
   UpdateStateMachine: updateStateMachine,
   DeleteStateMachine: deleteStateMachine,
+  ...SFN_EXECUTION_OPERATIONS,
 };
 
 /** One table from several; a name served by two of them is a programming error, refused at start-up. */
