@@ -1,10 +1,11 @@
 import {
   ExecutionAlreadyExists, ExecutionDoesNotExist, GetActivityTaskCommand, GetExecutionHistoryCommand, type GetExecutionHistoryCommandOutput, InvalidExecutionInput,
   InvalidOutput, InvalidToken, ListExecutionsCommand, SendTaskFailureCommand, SendTaskHeartbeatCommand, SendTaskSuccessCommand,
-  SFNClient, StartExecutionCommand, StateMachineDoesNotExist, StopExecutionCommand, TaskTimedOut, DescribeExecutionCommand,
+  SFNClient, StartExecutionCommand, TaskDoesNotExist, StateMachineDoesNotExist, StopExecutionCommand, TaskTimedOut, DescribeExecutionCommand,
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../helpers/engine.js';
+import { rawCall } from '../helpers/swf-http.js';
 import { compactSfn, freshName, fullHistory, machineWithActivity, oneTask, sfnClient, waitClosed } from '../helpers/sfn-http.js';
 
 let e: TestEngine;
@@ -130,10 +131,10 @@ describe('Step Functions executions over HTTP (AWS SDK)', () => {
     expect(types.slice(-3)).toEqual(['PassStateEntered', 'PassStateExited', 'ExecutionSucceeded']);
   });
 
-  it('StopExecution aborts a running execution; a token of it then answers TaskDoesNotExist or TaskTimedOut', async () => {
+  it('StopExecution aborts a running execution; the token of its open task then answers TaskDoesNotExist', async () => {
     const { activityArn, stateMachineArn } = await machineWithActivity(sfn, (a) => oneTask(a));
     const executionArn = await start(stateMachineArn);
-    await take(activityArn);
+    const task = await take(activityArn);
     const stop = await sfn.send(new StopExecutionCommand({ executionArn, error: 'Operator', cause: 'changed my mind' }));
     expect(stop.stopDate).toBeInstanceOf(Date);
     const d = await sfn.send(new DescribeExecutionCommand({ executionArn }));
@@ -141,6 +142,7 @@ describe('Step Functions executions over HTTP (AWS SDK)', () => {
     const h = await fullHistory(sfn, executionArn);
     expect(h.at(-1)!.type).toBe('ExecutionAborted');
     expect(h.at(-1)!.executionAbortedEventDetails).toMatchObject({ error: 'Operator', cause: 'changed my mind' });
+    expect(await rejection(sfn.send(new SendTaskSuccessCommand({ taskToken: task.token, output: '{}' })))).toBeInstanceOf(TaskDoesNotExist);
   });
 
   it('StartExecution is idempotent for the same name and input while running; otherwise ExecutionAlreadyExists', async () => {
@@ -194,6 +196,39 @@ describe('Step Functions executions over HTTP (AWS SDK)', () => {
     const lean = await sfn.send(new GetExecutionHistoryCommand({ executionArn: arns[0], includeExecutionData: false }));
     expect(lean.events![0]!.executionStartedEventDetails).toEqual({ roleArn: expect.stringContaining(':role/') });
     for (const arn of arns.slice(2)) await sfn.send(new StopExecutionCommand({ executionArn: arn }));
+  });
+
+  it('an aborted GetActivityTask long poll leaves the task list: the next task goes to a live poller', async () => {
+    const { activityArn, stateMachineArn } = await machineWithActivity(sfn, (a) => oneTask(a));
+    const gone = new AbortController();
+    const abandoned = rawCall(e.node.http!.port, { target: 'AWSStepFunctions.GetActivityTask', body: JSON.stringify({ activityArn }), signal: gone.signal }).catch(() => 'aborted');
+    await new Promise((r) => setTimeout(r, 200));
+    gone.abort();
+    expect(await abandoned).toBe('aborted');
+    await new Promise((r) => setTimeout(r, 100));
+    const executionArn = await start(stateMachineArn, { n: 1 });
+    const task = await take(activityArn);
+    expect(task.input).toEqual({ n: 1 });
+    await sfn.send(new SendTaskSuccessCommand({ taskToken: task.token, output: '{}' }));
+    expect((await waitClosed(sfn, executionArn)).status).toBe('SUCCEEDED');
+  });
+
+  it('a lost history fence: the live copy is dropped, rebuilt from the last message, and the call succeeds on retry', async () => {
+    const { activityArn, stateMachineArn } = await machineWithActivity(sfn, (a) => oneTask(a));
+    const executionArn = await start(stateMachineArn);
+    const task = await take(activityArn);
+    // Another writer appends behind the live copy's back (the same transition again: a stale owner's retry).
+    const [smName, execName] = executionArn.split(':').slice(-2) as [string, string];
+    const rec = (await e.node.ctx.sfnExecutions!.get(smName, execName))!;
+    const subject = e.node.ctx.subjects.sfnHistory(rec.partition, smName, execName);
+    const last = (await e.node.ctx.store.readLast(subject))!;
+    const extra = last.extra as { book: { lastEventId: number } };
+    // Its bookkeeping says event ids up to 10 are used: the rebuilt copy must continue from there.
+    await e.node.ctx.store.append(subject, executionArn, last.events, last.seq, 'intruder', { ...extra, book: { ...extra.book, lastEventId: 10 } });
+    await sfn.send(new SendTaskSuccessCommand({ taskToken: task.token, output: '{"after":"rebuild"}' }));
+    const d = await waitClosed(sfn, executionArn);
+    expect({ status: d.status, output: d.output }).toEqual({ status: 'SUCCEEDED', output: '{"after":"rebuild"}' });
+    expect((await fullHistory(sfn, executionArn)).map((x) => x.id)).toEqual([1, 2, 3, 4, 4, 11, 12, 13]);
   });
 
   it('bad input: the exact faults, and nothing changes', async () => {
