@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { ActorFlowClient } from './client.js';
 import { PollerPool } from './poller.js';
 
@@ -32,6 +33,8 @@ export interface SfnActivityWorker {
  */
 export function startSfnActivityWorker(client: ActorFlowClient, o: SfnActivityWorkerOptions): SfnActivityWorker {
   const stopping = new AbortController();
+  // Every running task listens for the stop: one listener per concurrency slot.
+  setMaxListeners(0, stopping.signal);
   const onError = o.onError ?? (() => undefined);
   const once = async () => {
     const task = await client.call<{ taskToken?: string; input?: string }>('GetActivityTask', {

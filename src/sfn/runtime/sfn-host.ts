@@ -101,6 +101,12 @@ export class SfnHost implements PartitionHost {
 
   /** StartExecution on the owner: the record's create is the name check; same name and input while running is idempotent. */
   async start(rec: SfnExecutionRecord): Promise<{ executionArn: string; startDate: number }> {
+    // Compile before anything is written: a definition this engine cannot run changes nothing.
+    try {
+      this.machines.get(rec.definition);
+    } catch (e) {
+      throw new Fault('InvalidDefinition', `Invalid State Machine Definition: '${e instanceof Error ? e.message : String(e)}'`);
+    }
     if (!(await this.records.create(rec))) {
       const held = await this.records.get(rec.stateMachineName, rec.name);
       if (held?.status === 'RUNNING' && held.input === rec.input && held.stateMachineArn === rec.stateMachineArn) {
