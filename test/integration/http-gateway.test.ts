@@ -219,7 +219,7 @@ describe('the wire protocol', () => {
 
   it('answers unknown actions and targets with UnknownOperationException', async () => {
     for (const target of ['SimpleWorkflowService.NoSuchAction', 'SimpleWorkflowService.toString', 'SimpleWorkflowService.__proto__',
-      'SimpleWorkflowService.constructor', 'AWSStepFunctions.ListActivities', 'AWSStepFunctions.StartExecution', 'Nope.ListDomains',
+      'SimpleWorkflowService.constructor', 'AWSStepFunctions.ListDomains', 'AWSStepFunctions.toString', 'Nope.ListDomains',
       'SimpleWorkflowService', 'ListDomains', '']) {
       expectAwsError(await call(target, '{}'), 400, 'UnknownOperationException');
     }
