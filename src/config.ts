@@ -1,6 +1,10 @@
+import { natsAuthFromEnv, type NatsAuth } from './nats/connect-options.js';
+
 /** Node options: all optional, resolved once at start-up into a read-only form. */
 export interface NodeOptions {
   natsUrl?: string;
+  /** NATS user/password and TLS files; default NATS_USER, NATS_PASSWORD, NATS_CA, NATS_CERT, NATS_KEY. */
+  natsAuth?: NatsAuth;
   prefix?: string;
   partitions?: number;
   region?: string;
@@ -13,6 +17,7 @@ export interface NodeOptions {
 
 export interface NodeConfig {
   readonly natsUrl: string;
+  readonly natsAuth: Readonly<NatsAuth>;
   readonly prefix: string;
   readonly partitions: number;
   readonly region: string;
@@ -34,6 +39,7 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
   return Object.freeze({
     sleepAfterMs,
     natsUrl: o.natsUrl ?? env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    natsAuth: Object.freeze({ ...(o.natsAuth ?? natsAuthFromEnv(env)) }),
     prefix,
     partitions,
     region: o.region ?? env.AF_REGION ?? 'us-east-1',

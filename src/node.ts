@@ -65,7 +65,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const httpConfig = options.http && resolveHttpOptions(options.http);
   const s = subjects(config.prefix);
   const inspector = options.inspect ? await startInspector(options.inspect === true ? {} : options.inspect, log.child({ c: 'inspect' })) : undefined;
-  const nats = await openNats(config.natsUrl, s, { name: `actorflow-${config.nodeName}` });
+  const nats = await openNats(config.natsUrl, s, { name: `actorflow-${config.nodeName}`, auth: config.natsAuth });
   const clock = options.clock ?? createSystemClock();
   const metrics = new NodeMetrics();
   const store = new MeteredHistoryStore(metrics, nats.js, nats.jsm, s.streams.history);

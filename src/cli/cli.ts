@@ -89,11 +89,22 @@ export function processIO(): CliIO {
 }
 
 async function connectClient(natsUrl: string, prefix: string): Promise<ActorFlowClient> {
-  const [{ connect }, { ActorFlowClient }] = await Promise.all([import('@nats-io/transport-node'), import('../sdk/client.js')]);
+  const [{ connect }, { ActorFlowClient }, { connectionAuth, natsAuthFromEnv }] = await Promise.all([
+    import('@nats-io/transport-node'), import('../sdk/client.js'), import('../nats/connect-options.js')]);
   let nc;
+  let auth;
   try {
-    nc = await connect({ servers: natsUrl, name: 'actorflow-cli', timeout: 5000, maxReconnectAttempts: 0, noAsyncTraces: true });
+    // NATS_USER/NATS_PASSWORD (the worker user is enough), NATS_CA/NATS_CERT/NATS_KEY for TLS.
+    auth = connectionAuth(natsUrl, natsAuthFromEnv());
   } catch (e) {
+    throw new CliError((e as Error).message);
+  }
+  try {
+    nc = await connect({ servers: natsUrl, name: 'actorflow-cli', timeout: 5000, maxReconnectAttempts: 0, noAsyncTraces: true, ...auth });
+  } catch (e) {
+    if ((e as Error).name === 'AuthorizationError') {
+      throw new CliError(`NATS at ${natsUrl} refused the credentials (${(e as Error).message}): set NATS_USER and NATS_PASSWORD (the worker user of nats.conf)`);
+    }
     throw new CliError(unreachable(natsUrl, e));
   }
   return ActorFlowClient.connect({ connection: nc, prefix });

@@ -5,6 +5,7 @@ import {
 } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { Subjects } from './subjects.js';
+import { connectionAuth, ENGINE_INBOX_PREFIX, type NatsAuth } from './connect-options.js';
 
 /** The engine's NATS handles: one connection, JetStream, and its buckets. */
 export interface Nats {
@@ -29,9 +30,14 @@ async function ensureStream(jsm: JetStreamManager, cfg: Partial<StreamConfig> & 
   }
 }
 
-export async function openNats(servers: string, s: Subjects, opts: { name: string; replicas?: number }): Promise<Nats> {
+/** Connects an engine node (as the `engine` user and over TLS when `auth` says so) and ensures its streams and buckets. */
+export async function openNats(servers: string, s: Subjects, opts: { name: string; replicas?: number; auth?: NatsAuth }): Promise<Nats> {
   // noAsyncTraces: the client otherwise builds an Error per request for stack traces (~7 % of the node's CPU).
-  const nc = await connect({ servers, name: opts.name, maxReconnectAttempts: -1, reconnectTimeWait: 250, noAsyncTraces: true });
+  // inboxPrefix: replies to the engine stay off `_INBOX.>`, the one subject workers may subscribe to.
+  const nc = await connect({
+    servers, name: opts.name, maxReconnectAttempts: -1, reconnectTimeWait: 250, noAsyncTraces: true,
+    inboxPrefix: ENGINE_INBOX_PREFIX, ...connectionAuth(servers, opts.auth),
+  });
   const js = jetstream(nc);
   const jsm = await jetstreamManager(nc);
   const replicas = opts.replicas ?? 1;
