@@ -40,7 +40,7 @@ export interface Subjects {
   retention(p: number): string;
   retentionAll(): string;
   streams: { history: string; tasks: string; visibility: string; retention: string };
-  buckets: { registry: string; runs: string; leases: string };
+  buckets: { registry: string; runs: string; leases: string; cluster: string };
 }
 
 export function subjects(prefix = 'af'): Subjects {
@@ -62,7 +62,7 @@ export function subjects(prefix = 'af'): Subjects {
     retention: (p) => `${prefix}.ret.${p}`,
     retentionAll: () => `${prefix}.ret.>`,
     streams: { history: `${up}_HISTORY`, tasks: `${up}_TASKS`, visibility: `${up}_VISIBILITY`, retention: `${up}_RETENTION` },
-    buckets: { registry: `${prefix}_registry`, runs: `${prefix}_runs`, leases: `${prefix}_leases` },
+    buckets: { registry: `${prefix}_registry`, runs: `${prefix}_runs`, leases: `${prefix}_leases`, cluster: `${prefix}_cluster` },
   };
 }
 
