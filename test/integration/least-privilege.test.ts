@@ -141,7 +141,7 @@ describe('NATS users: workers may only call the API', () => {
       const kv = await kvm.open(bucket);
       expect(await refusal(kv.get('d.x'))).toMatchObject({ operation: 'publish', subject: expect.stringMatching(new RegExp(`^\\$JS\\.API\\.(DIRECT|STREAM\\.MSG)\\.GET\\.KV_${bucket}`)) });
       expect(await refusal(kv.put('d.x', 'forged'))).toMatchObject({ operation: 'publish' });
-      expect(await refusal(kv.keys().then((it) => it.next()))).toMatchObject({ operation: expect.stringMatching(/publish|subscription/) });
+      expect(await refusal(kv.keys().then(async (it) => { for await (const k of it) return k; }))).toMatchObject({ operation: expect.stringMatching(/publish|subscription/) });
     }
 
     // JetStream API: no consumer, no stream, not even account info.
@@ -184,7 +184,7 @@ describe('NATS users: workers may only call the API', () => {
       await runOrder(client);
       expect(seen.length).toBeGreaterThan(10);
       for (const m of seen) expect(Object.keys(m as object).filter((k) => k === 'ok' || k === 'fault')).toHaveLength(1);
-      expect(node.nats.nc.options.inboxPrefix).toBe(ENGINE_INBOX_PREFIX);
+      expect((node.nats.nc as unknown as { options: { inboxPrefix?: string } }).options.inboxPrefix).toBe(ENGINE_INBOX_PREFIX);
     } finally {
       await snooper.close();
     }
