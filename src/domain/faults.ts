@@ -4,7 +4,7 @@ export type FaultName =
   | 'TypeAlreadyExistsFault' | 'TypeDeprecatedFault' | 'TypeNotDeprecatedFault'
   | 'WorkflowExecutionAlreadyStartedFault' | 'DefaultUndefinedFault' | 'LimitExceededFault'
   | 'TooManyTagsFault' | 'OperationNotPermittedFault' | 'ThrottlingException' | 'SerializationException'
-  | 'UnknownOperationException' | 'InternalFailure';
+  | 'UnknownOperationException' | 'InternalFailure' | 'AccessDeniedException';
 
 /** A wire fault: created by the service layer, turned into a wire error only by the transports. */
 export class Fault extends Error {

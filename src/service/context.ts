@@ -20,6 +20,11 @@ export interface ServiceContext {
   log: Logger;
   region: string;
   account: string;
+  /**
+   * Set per request by the HTTP gateway for an access key limited to some domains: ListDomains shows
+   * only the domains it allows (every other operation is refused before it runs; see transport/domain-access.ts).
+   */
+  allowsDomain?: (name: string) => boolean;
 }
 
 /** One API operation: validate the input, act, shape the output (AWS JSON shapes, epoch seconds). */
