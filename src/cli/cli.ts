@@ -89,13 +89,16 @@ export function processIO(): CliIO {
 }
 
 async function connectClient(natsUrl: string, prefix: string): Promise<ActorFlowClient> {
-  const [{ connect }, { ActorFlowClient }, { connectionAuth, natsAuthFromEnv }] = await Promise.all([
+  const [{ connect }, { ActorFlowClient }, { connectionAuth, devUser, natsAuthFromEnv }] = await Promise.all([
     import('@nats-io/transport-node'), import('../sdk/client.js'), import('../nats/connect-options.js')]);
   let nc;
   let auth;
   try {
-    // NATS_USER/NATS_PASSWORD (the worker user is enough), NATS_CA/NATS_CERT/NATS_KEY for TLS.
-    auth = connectionAuth(natsUrl, natsAuthFromEnv());
+    // NATS_USER/NATS_PASSWORD (the worker user is enough), NATS_CA/NATS_CERT/NATS_KEY for TLS. Without
+    // NATS_USER: nats.conf's worker with its development password, which is what `npm start` runs (a
+    // server without auth ignores credentials).
+    const env = natsAuthFromEnv();
+    auth = connectionAuth(natsUrl, env.user === undefined ? { ...devUser('worker'), ...env } : env);
   } catch (e) {
     throw new CliError((e as Error).message);
   }
