@@ -6,6 +6,7 @@ import { CliError, type CliIO, type Command, type CommandContext } from './conte
 import { demoCommand, machinesCommand, serveCommand } from './commands/engine.js';
 import { domainsCommand, executionsCommand } from './commands/lists.js';
 import { describeCommand, historyCommand, signalCommand, terminateCommand } from './commands/runs.js';
+import { clusterCommand } from './commands/cluster.js';
 
 const DEFAULT_NATS = 'nats://127.0.0.1:4222';
 
@@ -18,7 +19,7 @@ export const GLOBAL_FLAGS: FlagSpecs = {
 
 export const COMMANDS: readonly Command[] = [
   serveCommand, demoCommand, domainsCommand, executionsCommand, describeCommand, historyCommand,
-  signalCommand, terminateCommand, machinesCommand,
+  signalCommand, terminateCommand, machinesCommand, clusterCommand,
 ];
 
 export function generalUsage(): string {

@@ -38,6 +38,8 @@ interface Held {
  */
 export class LeaseManager implements OwnedLeases {
   private readonly held = new Map<number, Held>();
+  /** The last lease seen per partition: an expired lease leaves the bucket (max_age), yet the takeover is logged with it. */
+  private readonly lastSeen = new Map<number, LeaseEntry>();
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private again = false;
@@ -119,6 +121,7 @@ export class LeaseManager implements OwnedLeases {
   private async balance(): Promise<void> {
     const now = Date.now();
     const snap = await this.store.snapshot(now);
+    for (const [p, e] of snap.leases) this.lastSeen.set(p, e);
     const alive = (e: LeaseEntry) => !this.store.expired(e, now);
     const plan = planBalance({
       partitions: this.opts.partitions,
@@ -134,11 +137,12 @@ export class LeaseManager implements OwnedLeases {
     for (const p of wanted) {
       if (this.stopped) break;
       const prev = snap.leases.get(p);
-      const lease: Lease = { node: this.opts.node, since: Date.now(), epoch: (prev?.epoch ?? 0) + 1 };
+      const last = prev ?? this.lastSeen.get(p);
+      const lease: Lease = { node: this.opts.node, since: Date.now(), epoch: (last?.epoch ?? 0) + 1 };
       const rev = await this.store.acquire(p, lease, prev).catch((err: unknown) => { this.log.warn({ err, partition: p }, 'lease acquire failed'); return undefined; });
       if (rev === undefined) continue;
       this.held.set(p, { lease, revision: rev, renewedAt: Date.now(), serving: false });
-      got.push({ p, prev });
+      got.push({ p, prev: last });
     }
     if (got.length > 0) await this.takeOver(got, now);
   }
@@ -161,11 +165,13 @@ export class LeaseManager implements OwnedLeases {
       h.serving = true;
       this.server.serve(p);
       const from = prev && prev.node !== this.opts.node ? prev.node : undefined;
-      this.metrics?.changed(from ? 'taken_over' : 'acquired');
+      // Taken over: the previous holder stopped renewing (it died); otherwise it was free or handed over.
+      const takenOver = from !== undefined && this.store.expired(prev!, now);
+      this.metrics?.changed(takenOver ? 'taken_over' : 'acquired');
       this.log.info({
         partition: p, epoch: h.lease.epoch, from, previousLeaseAgeMs: prev ? now - prev.since : undefined,
         silentForMs: prev ? now - prev.writtenAt : undefined, recoverMs: Date.now() - t0, recovered,
-      }, from ? 'partition taken over' : 'partition acquired');
+      }, takenOver ? 'partition taken over' : 'partition acquired');
     }
   }
 
@@ -216,7 +222,7 @@ export class LeaseManager implements OwnedLeases {
     if (this.timer) clearInterval(this.timer);
     this.watcher?.stop();
     await this.ticking;
-    for (const p of [...this.held.keys()]) await this.handOver(p);
+    await Promise.all([...this.held.keys()].map((p) => this.handOver(p)));
     await this.store.leave(this.opts.node).catch(() => undefined);
   }
 }

@@ -45,7 +45,7 @@ const isCas = (e: unknown) => (e as { code?: number }).code === 10071;
  * lease is a create or a revision-checked update, so exactly one node wins a race.
  */
 export class LeaseStore {
-  private constructor(readonly kv: KV, readonly ttlMs: number) {}
+  constructor(readonly kv: KV, readonly ttlMs: number) {}
 
   static async open(nc: NatsConnection, s: Subjects, ttlMs: number, replicas: number): Promise<LeaseStore> {
     const kv = await new Kvm(nc).create(s.buckets.leases, { history: 1, ttl: ttlMs, replicas });

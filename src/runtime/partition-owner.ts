@@ -77,6 +77,8 @@ export interface OwnerOptions {
 const VISIBLE = new Set(['WorkflowExecutionStarted', 'WorkflowExecutionCancelRequested', ...Object.keys(CLOSE_EVENTS)]);
 
 const RECOVERY_CONCURRENCY = 64;
+/** How long a task enqueue keeps retrying after its transition was persisted. */
+const ENQUEUE_RETRY_MS = 30_000;
 
 /**
  * Owns the runs of its partitions: a flat registry of live executions, loaded from history on
@@ -302,8 +304,20 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
   private async enqueue(run: Execution, kind: 'd' | 'a', e: HistoryEvent, again = false): Promise<void> {
     const taskList = (e.attrs.taskList as { name: string }).name;
     const t = { ...run.key, kind, taskList, scheduledEventId: e.id };
-    const seq = await (again ? this.queues.requeue(t) : this.queues.dispatch(t));
-    if (seq !== undefined) this.setTaskSeq(run, kind, e.id, seq);
+    // The transition is already in history: its task must reach the queue, so a failed publish
+    // (an R3 stream electing a leader) is retried; the msgID keeps retries from queueing it twice.
+    const giveUpAt = Date.now() + ENQUEUE_RETRY_MS;
+    for (let wait = 100; ; wait = Math.min(wait * 2, 2000)) {
+      try {
+        const seq = await (again ? this.queues.requeue(t) : this.queues.dispatch(t));
+        if (seq !== undefined) this.setTaskSeq(run, kind, e.id, seq);
+        return;
+      } catch (err) {
+        if (Date.now() + wait > giveUpAt) throw err;
+        this.log.warn({ err, ...run.key, scheduledEventId: e.id }, 'task enqueue failed; retrying');
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
   }
 
   private async dequeue(run: Execution, kind: 'd' | 'a', scheduledEventId: number): Promise<void> {
