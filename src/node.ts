@@ -77,7 +77,8 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
     : Object.freeze({ ...resolved, partitions: await clusterPartitionCount(nats.nc, s, resolved.partitions, nats.replicas, log.child({ c: 'cluster' })) });
   const clock = options.clock ?? createSystemClock();
   const metrics = new NodeMetrics();
-  const store = new MeteredHistoryStore(metrics, nats.js, nats.jsm, s.streams.history);
+  // Replicated history: read the last transition from the stream leader (see HistoryStore).
+  const store = new MeteredHistoryStore(metrics, nats.js, nats.jsm, s.streams.history, nats.replicas > 1);
   const queues = new TaskQueues(nats.js, nats.jsm, s, (err) => log.warn({ err }, 'task list feed failed'));
   const registry = new Registry(nats.registry);
   await registry.start();

@@ -53,7 +53,8 @@ export class Retention implements PartitionHost {
     let n = 0;
     for (const p of partitions) {
       const subject = this.s.retention(p);
-      const last = await this.jsm.direct.getMessage(this.s.streams.retention, { last_by_subj: subject });
+      // Served by the stream leader: a direct get may hit an R3 follower that does not answer (see HistoryStore).
+      const last = await this.jsm.streams.getMessage(this.s.streams.retention, { last_by_subj: subject });
       if (!last) continue;
       const consumer = await this.js.consumers.get(this.s.streams.retention, { filter_subjects: subject });
       try {

@@ -56,9 +56,13 @@ export async function runOrdersThrough(c: EngineCluster, opts: {
         }
       }
     };
+    const readStart = Date.now();
+    let slowest = 0;
+    const timed = async (run: Run) => { const t1 = Date.now(); const ev = await read(run); slowest = Math.max(slowest, Date.now() - t1); return ev; };
     for (let i = 0; i < runs.length; i += 20) {
-      for (const [j, events] of (await Promise.all(runs.slice(i, i + 20).map(read))).entries()) histories.set(runs[i + j]!.runId, events);
+      for (const [j, events] of (await Promise.all(runs.slice(i, i + 20).map(timed))).entries()) histories.set(runs[i + j]!.runId, events);
     }
+    console.log(`read ${runs.length} histories in ${Date.now() - readStart} ms (slowest ${slowest} ms)`);
     let timers = 0;
     for (const run of runs) {
       const events = histories.get(run.runId)!;
