@@ -8,6 +8,8 @@ import { uniqueDomain } from '../helpers/engine.js';
 import { expectOrderHistory } from '../helpers/order-history.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
 import { until } from '../helpers/until.js';
+import { swfClient } from '../helpers/swf-http.js';
+import { DescribeWorkflowExecutionCommand } from '@aws-sdk/client-swf';
 
 /**
  * Two clustered nodes on one nats-server: leases split the partitions, a graceful stop hands
@@ -54,11 +56,25 @@ describe('partition leases on two nodes', () => {
     expect(openRuns(a)).toBe(24);
 
     // B joins: A hands over its surplus, B takes it and rebuilds those partitions' runs.
-    const b = await start('node-b');
+    const jsm = a.nats.jsm;
+    const historyBefore = (await jsm.streams.info(a.nats.subjects.streams.history)).state.last_seq;
+    const b = await start('node-b', { http: { port: 0 } });
     await until(() => owned(a).length === 4 && owned(b).length === 4, { timeoutMs: 8000, message: 'a 4/4 split' });
     expect([...owned(a), ...owned(b)].sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(openRuns(a) + openRuns(b)).toBe(24);
     expect(openRuns(b)).toBeGreaterThan(0);
+    // Handing over and rebuilding wrote nothing to history.
+    expect((await jsm.streams.info(a.nats.subjects.streams.history)).state.last_seq).toBe(historyBefore);
+
+    // HTTP on B reaches runs whose partitions A owns (the AWS SDK, through B's gateway).
+    const swf = swfClient(b.http!.port);
+    const onA = runs.filter((r) => a.router.owns(a.router.partitionOf(domain, r.workflowId)));
+    expect(onA.length).toBeGreaterThan(0);
+    for (const execution of onA.slice(0, 3)) {
+      const d = await swf.send(new DescribeWorkflowExecutionCommand({ domain, execution }));
+      expect(d.executionInfo?.executionStatus).toBe('OPEN');
+    }
+    swf.destroy();
 
     // Every run answers wherever the request enters (the API queue group spans both nodes).
     for (const execution of runs) {
