@@ -1,6 +1,10 @@
+import { natsAuthFromEnv, type NatsAuth } from './nats/connect-options.js';
+
 /** Node options: all optional, resolved once at start-up into a read-only form. */
 export interface NodeOptions {
   natsUrl?: string;
+  /** NATS user/password and TLS files; default NATS_USER, NATS_PASSWORD, NATS_CA, NATS_CERT, NATS_KEY. */
+  natsAuth?: NatsAuth;
   prefix?: string;
   partitions?: number;
   region?: string;
@@ -9,10 +13,19 @@ export interface NodeOptions {
   logLevel?: string;
   /** Idle runs leave memory after this many ms (AF_SLEEP_AFTER_MS, default 30,000). */
   sleepAfterMs?: number;
+  /** Share partitions with other nodes through KV leases (AF_CLUSTER=1); off: this node owns every partition. */
+  cluster?: boolean;
+  /** Lease TTL in ms (AF_LEASE_TTL_MS, default 6,000): a dead node's partitions move after about this long. */
+  leaseTtlMs?: number;
+  /** Lease renewal interval in ms (AF_LEASE_RENEW_MS, default TTL/4). */
+  leaseRenewMs?: number;
+  /** Replicas of streams and buckets (AF_REPLICAS); default 3 on a NATS cluster of 3 or more servers, else 1. */
+  replicas?: number;
 }
 
 export interface NodeConfig {
   readonly natsUrl: string;
+  readonly natsAuth: Readonly<NatsAuth>;
   readonly prefix: string;
   readonly partitions: number;
   readonly region: string;
@@ -20,6 +33,10 @@ export interface NodeConfig {
   readonly nodeName: string;
   readonly logLevel: string;
   readonly sleepAfterMs: number;
+  readonly cluster: boolean;
+  readonly leaseTtlMs: number;
+  readonly leaseRenewMs: number;
+  readonly replicas: number | undefined;
 }
 
 export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = process.env): NodeConfig {
@@ -31,9 +48,20 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
   if (!/^[a-z][a-z0-9_-]{0,31}$/.test(prefix)) throw new Error(`AF_PREFIX must match [a-z][a-z0-9_-]{0,31}, got ${prefix}`);
   const sleepAfterMs = o.sleepAfterMs ?? Number(env.AF_SLEEP_AFTER_MS ?? 30_000);
   if (!Number.isFinite(sleepAfterMs) || sleepAfterMs < 0) throw new Error(`AF_SLEEP_AFTER_MS must be a number of ms ≥ 0, got ${sleepAfterMs}`);
+  const cluster = o.cluster ?? /^(1|true|yes|on)$/i.test(env.AF_CLUSTER ?? '');
+  const leaseTtlMs = o.leaseTtlMs ?? Number(env.AF_LEASE_TTL_MS ?? 6000);
+  if (!Number.isInteger(leaseTtlMs) || leaseTtlMs < 1000) throw new Error(`AF_LEASE_TTL_MS must be an integer ≥ 1000, got ${leaseTtlMs}`);
+  const leaseRenewMs = o.leaseRenewMs ?? Number(env.AF_LEASE_RENEW_MS ?? Math.round(leaseTtlMs / 4));
+  if (!Number.isInteger(leaseRenewMs) || leaseRenewMs < 100 || leaseRenewMs > leaseTtlMs / 2) {
+    throw new Error(`AF_LEASE_RENEW_MS must be an integer from 100 to half the lease TTL (${leaseTtlMs / 2}), got ${leaseRenewMs}`);
+  }
+  const replicas = o.replicas ?? (env.AF_REPLICAS ? Number(env.AF_REPLICAS) : undefined);
+  if (replicas !== undefined && ![1, 3, 5].includes(replicas)) throw new Error(`AF_REPLICAS must be 1, 3 or 5, got ${replicas}`);
   return Object.freeze({
+    cluster, leaseTtlMs, leaseRenewMs, replicas,
     sleepAfterMs,
     natsUrl: o.natsUrl ?? env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    natsAuth: Object.freeze({ ...(o.natsAuth ?? natsAuthFromEnv(env)) }),
     prefix,
     partitions,
     region: o.region ?? env.AF_REGION ?? 'us-east-1',

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from '@nats-io/transport-node';
 import { mkdirSync } from 'node:fs';
+import { devUser, NATS_USERS } from './nats/connect-options.js';
 
 export interface EmbeddedNats {
   url: string;
@@ -10,6 +11,8 @@ export interface EmbeddedNats {
 /**
  * Runs `nats-server -c nats.conf` (JetStream, store under .data/) for `npm start`; the server
  * stops with the node. Fails with an actionable message if the port is taken or the binary missing.
+ * The users of nats.conf get AF_NATS_ENGINE_PASSWORD / AF_NATS_WORKER_PASSWORD, else the development
+ * passwords; connect with `devUser('engine')` / `devUser('worker')`.
  */
 export async function startEmbeddedNats(confPath = 'nats.conf', url = 'nats://127.0.0.1:4222'): Promise<EmbeddedNats> {
   try {
@@ -18,9 +21,13 @@ export async function startEmbeddedNats(confPath = 'nats.conf', url = 'nats://12
     throw new Error(`something already listens on ${url}; stop it, or set NATS_URL=${url} to use it`);
   } catch (e) {
     if ((e as Error).message.startsWith('something already')) throw e;
+    // A server that wants credentials still answered: the port is taken.
+    if ((e as Error).name === 'AuthorizationError') throw new Error(`something already listens on ${url}; stop it, or set NATS_URL=${url} to use it`, { cause: e });
   }
   mkdirSync('.data', { recursive: true });
-  const proc: ChildProcess = spawn('nats-server', ['-c', confPath], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const env = { ...process.env };
+  for (const role of ['engine', 'worker'] as const) env[NATS_USERS[role].passwordEnv] = devUser(role, process.env).password;
+  const proc: ChildProcess = spawn('nats-server', ['-c', confPath], { stdio: ['ignore', 'ignore', 'pipe'], env });
   let stderr = '';
   proc.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
   await new Promise<void>((resolve, reject) => {

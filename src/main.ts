@@ -5,6 +5,7 @@ import { startNode } from './node.js';
 import { httpOptionsFromCli } from './transport/http-options.js';
 import { inspectOptionsFromCli } from './observability/inspector.js';
 import { ActorFlowClient } from './sdk/client.js';
+import { devUser, natsAuthFromEnv } from './nats/connect-options.js';
 import { formatTimeline, registerOrderTypes, startOrderParticipants, ORDER_WORKFLOW } from './demo/order-fulfilment.js';
 
 /**
@@ -18,8 +19,12 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   const natsUrl = process.env.NATS_URL ?? embedded!.url;
   // The AWS JSON 1.0 gateway on 127.0.0.1:${AF_HTTP_PORT:-8080} (--http-host/--http-port); not for the one-shot demo.
   const http = demoOnly ? undefined : httpOptionsFromCli(argv);
-  const node = await startNode({ natsUrl, http, inspect: inspectOptionsFromCli(argv) }).catch(async (e: unknown) => { await embedded?.stop(); throw e; });
-  const client = await ActorFlowClient.connect({ servers: natsUrl, prefix: node.config.prefix });
+  // Least privilege: the engine connects as `engine`, the demo's decider and worker as `worker` (nats.conf).
+  // With NATS_URL: NATS_USER/NATS_PASSWORD/NATS_CA… for both, AF_DEMO_NATS_USER/AF_DEMO_NATS_PASSWORD… override for the demo.
+  const natsAuth = embedded ? devUser('engine') : natsAuthFromEnv();
+  const demoAuth = embedded ? devUser('worker') : { ...natsAuthFromEnv(), ...natsAuthFromEnv(process.env, 'AF_DEMO_NATS_') };
+  const node = await startNode({ natsUrl, natsAuth, http, inspect: inspectOptionsFromCli(argv) }).catch(async (e: unknown) => { await embedded?.stop(); throw e; });
+  const client = await ActorFlowClient.connect({ servers: natsUrl, prefix: node.config.prefix, auth: demoAuth });
   const domain = 'demo';
   await registerOrderTypes(client, domain);
   const participants = startOrderParticipants(client, domain, { pollTimeoutMs: 2000 });

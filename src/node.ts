@@ -24,6 +24,10 @@ import { MeteredHistoryStore } from './observability/metered-history-store.js';
 import { NodeMetrics, nodeMetricSources } from './observability/metrics.js';
 import { SfnHost } from './sfn/runtime/sfn-host.js';
 import { recordOf, sameVisibility, VisibilityPublisher } from './visibility/visibility-records.js';
+import { clusterPartitionCount } from './cluster/partition-count.js';
+import { LeaseStore } from './cluster/lease-store.js';
+import { LeaseManager } from './cluster/lease-manager.js';
+import { ClusterMetrics } from './cluster/cluster-metrics.js';
 
 /** A running engine node. */
 export interface EngineNode {
@@ -39,6 +43,8 @@ export interface EngineNode {
   metrics: NodeMetrics;
   /** The XState inspector bridge, when the `inspect` option started it. */
   inspector?: NodeInspector;
+  /** Partition leases (cluster mode, `cluster` option or AF_CLUSTER=1). */
+  leases?: LeaseManager;
   /** Graceful stop: no new requests, in-flight ones finish, then the connection drains. */
   stop(): Promise<void>;
 }
@@ -47,8 +53,8 @@ export interface StartOptions extends NodeOptions {
   clock?: EngineClock;
   logger?: Logger;
   /**
-   * Partitions this node owns. Default: all of them (one node). Until clustering hands them out
-   * with leases, a fixed split lets several nodes share the work (tests use it to prove routing).
+   * Partitions this node owns, fixed. Default: all of them (one node), or in cluster mode
+   * (`cluster: true`, AF_CLUSTER=1) whatever share the KV leases give it.
    */
   ownPartitions?: readonly number[];
   /** Also serve the AWS JSON 1.0 HTTP gateway (port 0 = a free port). */
@@ -61,15 +67,19 @@ export interface StartOptions extends NodeOptions {
 }
 
 export async function startNode(options: StartOptions = {}): Promise<EngineNode> {
-  const config = resolveOptions(options);
-  const log = options.logger ?? createLogger(config.logLevel);
+  const resolved = resolveOptions(options);
+  const log = options.logger ?? createLogger(resolved.logLevel);
   const httpConfig = options.http && resolveHttpOptions(options.http);
-  const s = subjects(config.prefix);
+  const s = subjects(resolved.prefix);
   const inspector = options.inspect ? await startInspector(options.inspect === true ? {} : options.inspect, log.child({ c: 'inspect' })) : undefined;
-  const nats = await openNats(config.natsUrl, s, { name: `actorflow-${config.nodeName}` });
+  const nats = await openNats(resolved.natsUrl, s, { name: `actorflow-${resolved.nodeName}`, auth: resolved.natsAuth, replicas: resolved.replicas });
+  // In a cluster every node uses the partition count the first node stored.
+  const config: NodeConfig = !resolved.cluster ? resolved
+    : Object.freeze({ ...resolved, partitions: await clusterPartitionCount(nats.nc, s, resolved.partitions, nats.replicas, log.child({ c: 'cluster' })) });
   const clock = options.clock ?? createSystemClock();
   const metrics = new NodeMetrics();
-  const store = new MeteredHistoryStore(metrics, nats.js, nats.jsm, s.streams.history);
+  // Replicated history: read the last transition from the stream leader (see HistoryStore).
+  const store = new MeteredHistoryStore(metrics, nats.js, nats.jsm, s.streams.history, nats.replicas > 1);
   const queues = new TaskQueues(nats.js, nats.jsm, s, (err) => log.warn({ err }, 'task list feed failed'));
   const registry = new Registry(nats.registry);
   await registry.start();
@@ -99,17 +109,29 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const router = new Router(nats.nc, s, owner, config.partitions, OWNER_OPS, log.child({ c: 'router' }));
   owner.useEffects(new CrossRunEffects(router, log.child({ c: 'cross-run' })));
   // Requests for a run go to its partition's owner: in-process here, over af.part.<p>.* elsewhere.
-  const owned = new Set(options.ownPartitions ?? Array.from({ length: config.partitions }, (_, p) => p));
-  await retention.load(owned);
-  const t0 = Date.now();
-  const recovered = await owner.recover(owned, config.partitions);
-  if (recovered > 0) log.info({ recovered, ms: Date.now() - t0 }, 'open runs rebuilt from history');
   // Step Functions executions: their own host on the same partitions, router, history and task lists.
   const sfn = new SfnHost({ nats, store, queues, router, clock, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect });
   router.register(sfn.ownerOps());
-  const sfnRecovered = await sfn.recover(owned, config.partitions);
-  if (sfnRecovered > 0) log.info({ sfnRecovered }, 'running Step Functions executions rebuilt from history');
-  for (const p of owned) router.serve(p);
+  let recovered = 0;
+  let leases: LeaseManager | undefined;
+  if (config.cluster && !options.ownPartitions) {
+    // Partitions come and go with KV leases; each is rebuilt on every host before it is served.
+    const leaseStore = await LeaseStore.open(nats.nc, s, config.leaseTtlMs, nats.replicas);
+    const lm = new LeaseManager(leaseStore, [owner, retention, sfn], router, { node: config.nodeName, partitions: config.partitions, renewMs: config.leaseRenewMs }, log.child({ c: 'cluster' }));
+    lm.metrics = new ClusterMetrics(metrics.registry, lm);
+    owner.onConflict((p) => { void lm.checkOwnership(p); });
+    await lm.start();
+    leases = lm;
+  } else {
+    const owned = new Set(options.ownPartitions ?? Array.from({ length: config.partitions }, (_, p) => p));
+    await retention.load(owned);
+    const t0 = Date.now();
+    recovered = await owner.recover(owned, config.partitions);
+    if (recovered > 0) log.info({ recovered, ms: Date.now() - t0 }, 'open runs rebuilt from history');
+    const sfnRecovered = await sfn.recover(owned, config.partitions);
+    if (sfnRecovered > 0) log.info({ sfnRecovered }, 'running Step Functions executions rebuilt from history');
+    for (const p of owned) router.serve(p);
+  }
   const ctx: ServiceContext = { registry, router, queues, store, visibility, subjects: s, clock, log, region: config.region, account: config.account };
   ctx.sfnExecutions = sfn.records;
   // Over NATS both services share af.api.<Action>: their action names must not clash.
@@ -127,14 +149,15 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   });
   // The server knows the API and partition subscriptions before anyone is told the node is up.
   await nats.nc.flush();
-  log.info({ nats: config.natsUrl, partitions: config.partitions, recovered }, 'engine node started');
+  log.info({ nats: config.natsUrl, partitions: config.partitions, recovered, owned: router.owned.size, cluster: config.cluster }, 'engine node started');
   const node: EngineNode = {
-    config, nats, ctx, owner, router, log, metrics, inspector,
+    config, nats, ctx, owner, router, log, metrics, inspector, leases,
     async stop() {
       const httpDrained = node.http?.drain(); // refuses new HTTP requests at once
       queues.close();
       await httpDrained;
       await api.drain();
+      await leases?.stop(); // hands every partition over at once
       router.stop();
       registry.stop();
       await owner.stop();
@@ -151,6 +174,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
       .catch(async (e: unknown) => { await node.stop(); throw e; });
     node.http.addGetRoute('/metrics', metrics.handler());
     mountConsole(node); // the web console: GET / and /console/… (src/console/console.ts)
+    if (leases) leases.http = node.http.url;
   }
   return node;
 }

@@ -4,6 +4,7 @@ import { startEmbeddedNats, type EmbeddedNats } from './embedded-nats.js';
 import { startNode } from './node.js';
 import { httpOptionsFromCli } from './transport/http-options.js';
 import { inspectOptionsFromCli } from './observability/inspector.js';
+import { devUser } from './nats/connect-options.js';
 
 /**
  * An engine node without the demo: joins NATS_URL, or runs the embedded nats-server. SIGTERM or
@@ -12,7 +13,8 @@ import { inspectOptionsFromCli } from './observability/inspector.js';
 export async function serve(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   let embedded: EmbeddedNats | undefined;
   if (!process.env.NATS_URL) embedded = await startEmbeddedNats();
-  const node = await startNode({ natsUrl: process.env.NATS_URL ?? embedded!.url, http: httpOptionsFromCli(argv), inspect: inspectOptionsFromCli(argv) })
+  // On the embedded server the node is nats.conf's `engine` user; with NATS_URL, NATS_USER/NATS_PASSWORD say who it is.
+  const node = await startNode({ natsUrl: process.env.NATS_URL ?? embedded!.url, ...(embedded ? { natsAuth: devUser('engine') } : {}), http: httpOptionsFromCli(argv), inspect: inspectOptionsFromCli(argv) })
     .catch(async (e: unknown) => { await embedded?.stop(); throw e; });
   process.send?.({ ready: true });
   console.log(JSON.stringify({ ready: true, nats: node.config.natsUrl, http: node.http?.url, inspector: node.inspector?.url }));

@@ -6,6 +6,7 @@ import { CliError, type CliIO, type Command, type CommandContext } from './conte
 import { demoCommand, machinesCommand, serveCommand } from './commands/engine.js';
 import { domainsCommand, executionsCommand } from './commands/lists.js';
 import { describeCommand, historyCommand, signalCommand, terminateCommand } from './commands/runs.js';
+import { clusterCommand } from './commands/cluster.js';
 
 const DEFAULT_NATS = 'nats://127.0.0.1:4222';
 
@@ -18,7 +19,7 @@ export const GLOBAL_FLAGS: FlagSpecs = {
 
 export const COMMANDS: readonly Command[] = [
   serveCommand, demoCommand, domainsCommand, executionsCommand, describeCommand, historyCommand,
-  signalCommand, terminateCommand, machinesCommand,
+  signalCommand, terminateCommand, machinesCommand, clusterCommand,
 ];
 
 export function generalUsage(): string {
@@ -89,11 +90,25 @@ export function processIO(): CliIO {
 }
 
 async function connectClient(natsUrl: string, prefix: string): Promise<ActorFlowClient> {
-  const [{ connect }, { ActorFlowClient }] = await Promise.all([import('@nats-io/transport-node'), import('../sdk/client.js')]);
+  const [{ connect }, { ActorFlowClient }, { connectionAuth, devUser, natsAuthFromEnv }] = await Promise.all([
+    import('@nats-io/transport-node'), import('../sdk/client.js'), import('../nats/connect-options.js')]);
   let nc;
+  let auth;
   try {
-    nc = await connect({ servers: natsUrl, name: 'actorflow-cli', timeout: 5000, maxReconnectAttempts: 0, noAsyncTraces: true });
+    // NATS_USER/NATS_PASSWORD (the worker user is enough), NATS_CA/NATS_CERT/NATS_KEY for TLS. Without
+    // NATS_USER: nats.conf's worker with its development password, which is what `npm start` runs (a
+    // server without auth ignores credentials).
+    const env = natsAuthFromEnv();
+    auth = connectionAuth(natsUrl, env.user === undefined ? { ...devUser('worker'), ...env } : env);
   } catch (e) {
+    throw new CliError((e as Error).message);
+  }
+  try {
+    nc = await connect({ servers: natsUrl, name: 'actorflow-cli', timeout: 5000, maxReconnectAttempts: 0, noAsyncTraces: true, ...auth });
+  } catch (e) {
+    if ((e as Error).name === 'AuthorizationError') {
+      throw new CliError(`NATS at ${natsUrl} refused the credentials (${(e as Error).message}): set NATS_USER and NATS_PASSWORD (the worker user of nats.conf)`);
+    }
     throw new CliError(unreachable(natsUrl, e));
   }
   return ActorFlowClient.connect({ connection: nc, prefix });

@@ -51,7 +51,13 @@ export interface RunHistory {
  * writer (a stale owner, a rebuilt copy) never matches the first one's msgID and so meets the fence.
  */
 export class HistoryStore {
-  constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, private readonly stream: string) {}
+  /**
+   * `leaderReads`: read the last message of a run from the stream leader instead of a direct get.
+   * On an R3 stream (nats-server 2.9) a direct get may reach a follower that no longer answers after
+   * a leader change (the request times out), or one that lags behind the fence; the leader is exact.
+   */
+  constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, private readonly stream: string,
+    private readonly leaderReads = false) {}
 
   /**
    * Appends one transition (with an optional `extra` payload kept beside its events); returns its
@@ -72,21 +78,28 @@ export class HistoryStore {
     }
   }
 
-  /** The last transition of a subject (one direct get), or undefined for an empty subject. */
+  /** The last transition of a subject (one get; from the stream leader when `leaderReads`), or undefined for an empty subject. */
   async readLast<X = unknown>(subject: string): Promise<LastTransition<X> | undefined> {
-    const last = await this.jsm.direct.getMessage(this.stream, { last_by_subj: subject });
+    const last = await this.lastOf(subject);
     if (!last) return undefined;
     const t = decode<Transition>(last.data);
     return { events: t.events, extra: t.extra as X | undefined, seq: last.seq };
   }
 
+  private lastOf(subject: string) {
+    return this.leaderReads
+      ? this.jsm.streams.getMessage(this.stream, { last_by_subj: subject })
+      : this.jsm.direct.getMessage(this.stream, { last_by_subj: subject });
+  }
+
   /** Reads a whole run. An empty subject answers at once (no consumer wait). */
   async read(subject: string): Promise<RunHistory> {
-    const last = await this.jsm.direct.getMessage(this.stream, { last_by_subj: subject });
+    const last = await this.lastOf(subject);
     if (!last) return { events: [], lastSeq: 0 };
     if (last.seq !== undefined && (decode<Transition>(last.data).events[0]?.id ?? 0) === 1) {
       return { events: decode<Transition>(last.data).events, lastSeq: last.seq };
     }
+    if (this.leaderReads) return this.readFromLeader(subject, last.seq, decode<Transition>(last.data).events[0]!.id);
     const events: HistoryEvent[] = [];
     const consumer = await this.js.consumers.get(this.stream, { filter_subjects: subject });
     try {
@@ -103,6 +116,24 @@ export class HistoryStore {
       await consumer.delete().catch(() => undefined);
     }
     return { events, lastSeq: last.seq };
+  }
+
+  /**
+   * A replicated run read from the stream leader, one transition per request (`next_by_subj`), with no
+   * consumer: on nats-server 2.9 an ephemeral consumer of an R3 stream may be placed on a peer that
+   * just died, and its creation then times out for as long as that peer is down.
+   */
+  private async readFromLeader(subject: string, lastSeq: number, lastFirstId: number): Promise<RunHistory> {
+    const events: HistoryEvent[] = [];
+    for (let seq = 1; ;) {
+      const m = await this.jsm.streams.getMessage(this.stream, { seq, next_by_subj: subject } as unknown as { seq: number });
+      if (!m) throw new Error(`history of ${subject} ends before sequence ${lastSeq}`);
+      events.push(...decode<Transition>(m.data).events);
+      if (m.seq >= lastSeq) break;
+      seq = m.seq + 1;
+    }
+    if (events.at(-1)!.id < lastFirstId) throw new Error(`history of ${subject} is missing its last transition`);
+    return { events, lastSeq };
   }
 
   /**

@@ -5,6 +5,8 @@ import {
 } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { Subjects } from './subjects.js';
+import { detectReplicas } from './replicas.js';
+import { connectionAuth, ENGINE_INBOX_PREFIX, type NatsAuth } from './connect-options.js';
 
 /** The engine's NATS handles: one connection, JetStream, and its buckets. */
 export interface Nats {
@@ -16,6 +18,8 @@ export interface Nats {
   /** Step Functions execution records (`x.<stateMachine>.<execution>`). */
   sfnExecutions: KV;
   subjects: Subjects;
+  /** Replicas of the streams and buckets (3 on a NATS cluster of 3 or more servers). */
+  replicas: number;
 }
 
 const SECOND_NS = 1_000_000_000;
@@ -31,12 +35,18 @@ async function ensureStream(jsm: JetStreamManager, cfg: Partial<StreamConfig> & 
   }
 }
 
-export async function openNats(servers: string, s: Subjects, opts: { name: string; replicas?: number }): Promise<Nats> {
+/** Connects an engine node (as the `engine` user and over TLS when `auth` says so) and ensures its streams and buckets. */
+export async function openNats(servers: string, s: Subjects, opts: { name: string; replicas?: number; auth?: NatsAuth }): Promise<Nats> {
   // noAsyncTraces: the client otherwise builds an Error per request for stack traces (~7 % of the node's CPU).
-  const nc = await connect({ servers, name: opts.name, maxReconnectAttempts: -1, reconnectTimeWait: 250, noAsyncTraces: true });
+  // inboxPrefix: replies to the engine stay off `_INBOX.>`, the one subject workers may subscribe to.
+  const nc = await connect({
+    // NATS_URL may list every server of a cluster, comma-separated.
+    servers: servers.split(',').map((u) => u.trim()).filter(Boolean), name: opts.name, maxReconnectAttempts: -1, reconnectTimeWait: 250, noAsyncTraces: true,
+    inboxPrefix: ENGINE_INBOX_PREFIX, ...connectionAuth(servers, opts.auth),
+  });
   const js = jetstream(nc);
   const jsm = await jetstreamManager(nc);
-  const replicas = opts.replicas ?? 1;
+  const replicas = opts.replicas ?? detectReplicas(nc);
   await ensureStream(jsm, {
     name: s.streams.history, subjects: [s.historyAll()], retention: RetentionPolicy.Limits,
     storage: StorageType.File, num_replicas: replicas, max_msgs_per_subject: -1, allow_direct: true,
@@ -59,5 +69,5 @@ export async function openNats(servers: string, s: Subjects, opts: { name: strin
   const registry = await kvm.create(s.buckets.registry, { history: 1, replicas });
   const runs = await kvm.create(s.buckets.runs, { history: 1, replicas });
   const sfnExecutions = await kvm.create(s.buckets.sfnExecutions, { history: 1, replicas });
-  return { nc, js, jsm, registry, runs, sfnExecutions, subjects: s };
+  return { nc, js, jsm, registry, runs, sfnExecutions, subjects: s, replicas };
 }

@@ -42,7 +42,7 @@ export interface Subjects {
   retention(p: number): string;
   retentionAll(): string;
   streams: { history: string; tasks: string; visibility: string; retention: string };
-  buckets: { registry: string; runs: string; leases: string; sfnExecutions: string };
+  buckets: { registry: string; runs: string; leases: string; sfnExecutions: string; cluster: string };
 }
 
 export function subjects(prefix = 'af'): Subjects {
@@ -65,7 +65,7 @@ export function subjects(prefix = 'af'): Subjects {
     retention: (p) => `${prefix}.ret.${p}`,
     retentionAll: () => `${prefix}.ret.>`,
     streams: { history: `${up}_HISTORY`, tasks: `${up}_TASKS`, visibility: `${up}_VISIBILITY`, retention: `${up}_RETENTION` },
-    buckets: { registry: `${prefix}_registry`, runs: `${prefix}_runs`, leases: `${prefix}_leases`, sfnExecutions: `${prefix}_sfn_executions` },
+    buckets: { registry: `${prefix}_registry`, runs: `${prefix}_runs`, leases: `${prefix}_leases`, sfnExecutions: `${prefix}_sfn_executions`, cluster: `${prefix}_cluster` },
   };
 }
 

@@ -9,8 +9,8 @@ import type { NodeMetrics } from './metrics.js';
  * JetStream and is not counted.
  */
 export class MeteredHistoryStore extends HistoryStore {
-  constructor(private readonly metrics: NodeMetrics, js: JetStreamClient, jsm: JetStreamManager, stream: string) {
-    super(js, jsm, stream);
+  constructor(private readonly metrics: NodeMetrics, js: JetStreamClient, jsm: JetStreamManager, stream: string, leaderReads = false) {
+    super(js, jsm, stream, leaderReads);
   }
 
   override async append(subject: string, runId: string, events: HistoryEvent[], lastSeq: number, writer: string, extra?: unknown): Promise<number> {

@@ -67,6 +67,18 @@ export class DeadlineQueue {
     }, Math.max(0, next.at - this.clock.now()));
   }
 
+  /** Drops every entry whose id matches (a partition handed to another node), keeping the heap order. */
+  removeWhere(pred: (id: string) => boolean): number {
+    const kept = this.heap.filter((e) => !pred(e.id));
+    const removed = this.heap.length - kept.length;
+    if (removed === 0) return 0;
+    kept.sort((a, b) => a.at - b.at); // a sorted array is a valid min-heap
+    this.heap.length = 0;
+    this.heap.push(...kept);
+    this.arm();
+    return removed;
+  }
+
   stop(): void {
     if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timer = undefined;

@@ -26,6 +26,11 @@ export interface ExecutionHost {
 }
 
 const APPEND_ATTEMPTS = 4;
+/**
+ * How long an append keeps retrying (same msgID, so a retry never writes twice): long enough for an
+ * R3 stream to elect a new leader after its leader died (~5 s on nats-server 2.9).
+ */
+const APPEND_RETRY_MS = 8000;
 /** SWF's hard limit on events per run: past it the run is terminated (EVENT_LIMIT_EXCEEDED). */
 export const MAX_HISTORY_EVENTS = 25_000;
 
@@ -150,7 +155,8 @@ export class Execution {
   private async append(events: HistoryEvent[]): Promise<void> {
     const subject = this.host.subject(this.key);
     let lastErr: unknown;
-    for (let attempt = 0; attempt < APPEND_ATTEMPTS; attempt++) {
+    const giveUpAt = Date.now() + APPEND_RETRY_MS;
+    for (let attempt = 0; attempt < APPEND_ATTEMPTS || Date.now() < giveUpAt; attempt++) {
       try {
         this.lastSeq = await this.host.store.append(subject, this.key.runId, events, this.lastSeq, this.writer);
         return;
@@ -160,7 +166,7 @@ export class Execution {
         }
         lastErr = e;
         if (e instanceof HistoryConflictError) break;
-        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+        await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 1000)));
       }
     }
     this.kill();

@@ -11,6 +11,8 @@ import type { HeartbeatMark, MachineSet } from './execution-actors.js';
 import { Execution, type ExecutionHost, type RunKey } from './execution.js';
 import { DeadlineQueue } from './deadline-queue.js';
 import type { Registry } from '../registry/registry.js';
+import { HistoryConflictError } from '../history/history-store.js';
+import type { PartitionHost } from './partition-host.js';
 
 /** Effects of a transition on other runs; the service layer provides them (they call other owners). */
 export interface RunEffects {
@@ -67,18 +69,22 @@ export interface OwnerOptions {
   onVisibility?: (run: Execution) => Promise<void>;
   /** Called first thing after every persisted transition, with its events (metrics). */
   onCommit?: (run: Execution, events: readonly HistoryEvent[]) => void;
+  /** Another writer won the history fence of a run in this partition (the lease manager checks it still owns it). */
+  onConflict?: (partition: number) => void;
 }
 
 /** Events that change what the visibility queries show about a run. */
 const VISIBLE = new Set(['WorkflowExecutionStarted', 'WorkflowExecutionCancelRequested', ...Object.keys(CLOSE_EVENTS)]);
 
 const RECOVERY_CONCURRENCY = 64;
+/** How long a task enqueue keeps retrying after its transition was persisted. */
+const ENQUEUE_RETRY_MS = 30_000;
 
 /**
  * Owns the runs of its partitions: a flat registry of live executions, loaded from history on
  * demand, with the NATS effects each transition needs once it is persisted.
  */
-export class PartitionOwner implements ExecutionHost {
+export class PartitionOwner implements ExecutionHost, PartitionHost {
   private readonly live = new Map<string, Execution>();
   private readonly loading = new Map<string, Promise<Execution | undefined>>();
   /** Stream sequences of queued (unstarted) tasks, per run then per `<kind><scheduledEventId>`. */
@@ -298,8 +304,20 @@ export class PartitionOwner implements ExecutionHost {
   private async enqueue(run: Execution, kind: 'd' | 'a', e: HistoryEvent, again = false): Promise<void> {
     const taskList = (e.attrs.taskList as { name: string }).name;
     const t = { ...run.key, kind, taskList, scheduledEventId: e.id };
-    const seq = await (again ? this.queues.requeue(t) : this.queues.dispatch(t));
-    if (seq !== undefined) this.setTaskSeq(run, kind, e.id, seq);
+    // The transition is already in history: its task must reach the queue, so a failed publish
+    // (an R3 stream electing a leader) is retried; the msgID keeps retries from queueing it twice.
+    const giveUpAt = Date.now() + ENQUEUE_RETRY_MS;
+    for (let wait = 100; ; wait = Math.min(wait * 2, 2000)) {
+      try {
+        const seq = await (again ? this.queues.requeue(t) : this.queues.dispatch(t));
+        if (seq !== undefined) this.setTaskSeq(run, kind, e.id, seq);
+        return;
+      } catch (err) {
+        if (Date.now() + wait > giveUpAt) throw err;
+        this.log.warn({ err, ...run.key, scheduledEventId: e.id }, 'task enqueue failed; retrying');
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
   }
 
   private async dequeue(run: Execution, kind: 'd' | 'a', scheduledEventId: number): Promise<void> {
@@ -369,6 +387,7 @@ export class PartitionOwner implements ExecutionHost {
   }
 
   invalidate(run: Execution, err: unknown): void {
+    if (err instanceof HistoryConflictError) this.opts.onConflict?.(run.key.partition);
     this.log.warn({ err, workflowId: run.key.workflowId, runId: run.key.runId }, 'run invalidated; it will be rebuilt from history');
     const id = PartitionOwner.id(run.key);
     if (this.live.get(id) === run) this.live.delete(id);
@@ -440,6 +459,34 @@ export class PartitionOwner implements ExecutionHost {
 
   async release(domain: string, workflowId: string, revision: number): Promise<void> {
     await this.nats.runs.delete(runsKey(domain, workflowId), { previousSeq: revision }).catch(() => undefined);
+  }
+
+  /** Wires the fence-conflict hook (the lease manager is built after the owner). */
+  onConflict(fn: (partition: number) => void): void {
+    this.opts.onConflict = fn;
+  }
+
+  /**
+   * Forgets a partition this node no longer owns: its live runs stop (operations already running
+   * finish first, bounded by `settleMs`), its sleeping runs and their wake-ups go. Writes nothing.
+   */
+  async releasePartition(partition: number, settleMs = 2000): Promise<void> {
+    const inP = (id: string) => this.live.get(id)?.key.partition === partition || this.sleeping.get(id)?.partition === partition;
+    const runs = [...this.live.entries()].filter(([, r]) => r.key.partition === partition);
+    for (const [, run] of runs) run.freeze();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(runs.map(([, r]) => r.settled())),
+      new Promise((r) => { timer = setTimeout(r, settleMs); }),
+    ]);
+    clearTimeout(timer);
+    this.wakeups.removeWhere(inP);
+    for (const [id, run] of runs) {
+      run.kill();
+      if (this.live.get(id) === run) this.live.delete(id);
+      this.taskSeqs.delete(id);
+    }
+    for (const [id, s] of this.sleeping) if (s.partition === partition) { this.sleeping.delete(id); this.taskSeqs.delete(id); }
   }
 
   /** Stops every actor once the operations already running have finished (graceful shutdown). */

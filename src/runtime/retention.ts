@@ -4,6 +4,7 @@ import { decode, encode } from '../nats/codec.js';
 import type { Subjects } from '../nats/subjects.js';
 import type { EngineClock } from './clock.js';
 import { DeadlineQueue } from './deadline-queue.js';
+import type { PartitionHost } from './partition-host.js';
 
 const DAY_MS = 86_400_000;
 
@@ -25,9 +26,9 @@ export function retentionMs(days: string | undefined): number {
  * Each close writes a record to `af.ret.<partition>`; the partition's owner keeps the expiries in a
  * wake-up heap (loaded again at start-up) and purges the run's history subject when it is due.
  */
-export class Retention {
+export class Retention implements PartitionHost {
   private readonly due: DeadlineQueue;
-  private readonly records = new Map<string, { rec: RetentionRecord; seq: number }>();
+  private readonly records = new Map<string, { rec: RetentionRecord; seq: number; partition: number }>();
 
   constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, private readonly s: Subjects,
     private readonly clock: EngineClock, private readonly log: Logger) {
@@ -38,12 +39,12 @@ export class Retention {
   async schedule(partition: number, history: string, closedAt: number, retention: number, visibility?: string): Promise<void> {
     const rec: RetentionRecord = { history, expireAt: closedAt + retention, visibility };
     const ack = await this.js.publish(this.s.retention(partition), encode(rec), { msgID: `ret:${history}:${rec.expireAt}` });
-    this.track(rec, ack.seq);
+    this.track(rec, ack.seq, partition);
   }
 
-  private track(rec: RetentionRecord, seq: number): void {
+  private track(rec: RetentionRecord, seq: number, partition: number): void {
     const id = String(seq);
-    this.records.set(id, { rec, seq });
+    this.records.set(id, { rec, seq, partition });
     this.due.push(id, rec.expireAt);
   }
 
@@ -52,14 +53,15 @@ export class Retention {
     let n = 0;
     for (const p of partitions) {
       const subject = this.s.retention(p);
-      const last = await this.jsm.direct.getMessage(this.s.streams.retention, { last_by_subj: subject });
+      // Served by the stream leader: a direct get may hit an R3 follower that does not answer (see HistoryStore).
+      const last = await this.jsm.streams.getMessage(this.s.streams.retention, { last_by_subj: subject });
       if (!last) continue;
       const consumer = await this.js.consumers.get(this.s.streams.retention, { filter_subjects: subject });
       try {
         for (;;) {
           let done = false;
           for await (const m of await consumer.fetch({ max_messages: 1000, expires: 5000 })) {
-            this.track(decode<RetentionRecord>(m.data), m.seq);
+            this.track(decode<RetentionRecord>(m.data), m.seq, p);
             n++;
             if (m.seq >= last.seq) { done = true; break; }
           }
@@ -70,6 +72,17 @@ export class Retention {
       }
     }
     return n;
+  }
+
+  /** PartitionHost: a partition gained in a cluster loads its pending cleanups. */
+  recover(partitions: ReadonlySet<number>): Promise<number> {
+    return this.load(partitions);
+  }
+
+  /** PartitionHost: the new owner of the partition does its cleanups. */
+  async releasePartition(partition: number): Promise<void> {
+    for (const [id, e] of this.records) if (e.partition === partition) this.records.delete(id);
+    this.due.removeWhere((id) => !this.records.has(id));
   }
 
   private async expire(id: string): Promise<void> {

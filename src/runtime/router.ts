@@ -10,6 +10,16 @@ import type { PartitionOwner } from './partition-owner.js';
 export type OwnerOp = (owner: PartitionOwner, payload: any) => Promise<unknown>;
 
 const OWNER_TIMEOUT_MS = 70_000;
+/** How long a request waits for a partition that has no owner at the moment (a hand-over or failover). */
+const NO_OWNER_RETRY_MS = 15_000;
+
+/** No node serves the subject right now (the server answered at once). */
+function noResponders(e: unknown): boolean {
+  for (let c = e as { name?: string; cause?: unknown; isNoResponders?: () => boolean } | undefined; c; c = c.cause as typeof c) {
+    if (c.isNoResponders?.() || c.name === 'NoRespondersError') return true;
+  }
+  return false;
+}
 
 /**
  * Routes execution-scoped work to its partition's owner over `af.part.<p>.<op>`. When this node
@@ -55,9 +65,24 @@ export class Router {
     const fn = this.handlers.get(op);
     if (!fn) throw new Error(`unknown owner op ${op}`);
     if (this.owns(partition)) return (await fn(payload)) as T;
-    const m = await this.nc.request(this.s.partition(partition, op), encode(payload), { timeout: OWNER_TIMEOUT_MS })
-      .catch((e: unknown) => { throw new Fault('InternalFailure', `partition ${partition} has no owner right now; retry`, { cause: e }); });
-    return fromWire(decode<WireReply<T>>(m.data));
+    const data = encode(payload);
+    const giveUpAt = Date.now() + NO_OWNER_RETRY_MS;
+    for (let wait = 50; ; wait = Math.min(wait * 2, 1000)) {
+      try {
+        const m = await this.nc.request(this.s.partition(partition, op), data, { timeout: OWNER_TIMEOUT_MS });
+        return fromWire(decode<WireReply<T>>(m.data));
+      } catch (e) {
+        if (e instanceof Fault) throw e;
+        // Nobody got the request, so sending it again is safe: the partition is changing hands.
+        if (noResponders(e) && Date.now() + wait < giveUpAt) {
+          if (this.owns(partition)) return (await fn(payload)) as T;
+          await new Promise((r) => setTimeout(r, wait));
+          if (this.owns(partition)) return (await fn(payload)) as T;
+          continue;
+        }
+        throw new Fault('InternalFailure', `partition ${partition} has no owner right now; retry`, { cause: e });
+      }
+    }
   }
 
   /** Starts serving a partition this node now owns. */

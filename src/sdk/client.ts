@@ -1,6 +1,7 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Fault } from '../domain/faults.js';
 import { decode, encode } from '../nats/codec.js';
+import { connectionAuth, type NatsAuth } from '../nats/connect-options.js';
 import type { WireReply } from '../transport/wire.js';
 
 export interface ClientOptions {
@@ -8,6 +9,11 @@ export interface ClientOptions {
   servers?: string;
   /** Subject prefix of the engine (default `af`). */
   prefix?: string;
+  /**
+   * NATS user/password (the `worker` user of nats.conf) and TLS files (`caFile` for a private CA,
+   * `certFile`/`keyFile` for mutual TLS); use `tls://` server URLs with TLS. Ignored with `connection`.
+   */
+  auth?: NatsAuth;
   /** An existing connection to share instead of opening one. */
   connection?: NatsConnection;
 }
@@ -33,7 +39,8 @@ export class ActorFlowClient {
   private constructor(readonly nc: NatsConnection, private readonly prefix: string, private readonly owned: boolean) {}
 
   static async connect(opts: ClientOptions = {}): Promise<ActorFlowClient> {
-    const nc = opts.connection ?? await connect({ servers: opts.servers ?? 'nats://127.0.0.1:4222', name: 'actorflow-client', noAsyncTraces: true });
+    const servers = opts.servers ?? 'nats://127.0.0.1:4222';
+    const nc = opts.connection ?? await connect({ servers, name: 'actorflow-client', noAsyncTraces: true, ...connectionAuth(servers, opts.auth) });
     return new ActorFlowClient(nc, opts.prefix ?? 'af', !opts.connection);
   }
 

@@ -23,6 +23,11 @@ export interface ServiceContext {
   account: string;
   /** Step Functions execution records (set when the node runs the Step Functions host). */
   sfnExecutions?: ExecutionRecords;
+  /**
+   * Set per request by the HTTP gateway for an access key limited to some domains: ListDomains shows
+   * only the domains it allows (every other operation is refused before it runs; see transport/domain-access.ts).
+   */
+  allowsDomain?: (name: string) => boolean;
 }
 
 /** One API operation: validate the input, act, shape the output (AWS JSON shapes, epoch seconds). */

@@ -17,12 +17,18 @@ function tagString(r: InputReader, name: string, min: number, max: number, requi
   return v;
 }
 
-/** The domain an ARN names (`arn:aws:swf:<region>:<account>:/domain/<name>`), or UnknownResourceFault. */
-async function domainOfArn(ctx: ServiceContext, arn: string): Promise<{ value: DomainRecord; revision: number }> {
+/** The domain name in an ARN of this region and account (`arn:aws:swf:<region>:<account>:/domain/<name>`), if it is one. */
+export function domainNameOfArn(ctx: Pick<ServiceContext, 'region' | 'account'>, arn: string): string | undefined {
   const prefix = `arn:aws:swf:${ctx.region}:${ctx.account}:/domain/`;
+  return arn.startsWith(prefix) && arn.length > prefix.length ? arn.slice(prefix.length) : undefined;
+}
+
+/** The domain an ARN names, or UnknownResourceFault. */
+async function domainOfArn(ctx: ServiceContext, arn: string): Promise<{ value: DomainRecord; revision: number }> {
   const unknown = new Fault('UnknownResourceFault', `Unknown resource: ${arn}`);
-  if (!arn.startsWith(prefix) || arn.length === prefix.length) throw unknown;
-  const d = await ctx.registry.domain(arn.slice(prefix.length));
+  const name = domainNameOfArn(ctx, arn);
+  if (name === undefined) throw unknown;
+  const d = await ctx.registry.domain(name);
   if (!d.value) throw unknown;
   return { value: d.value, revision: d.revision };
 }

@@ -11,7 +11,7 @@ export async function listDomains(ctx: ServiceContext, input: unknown): Promise<
   const size = r.pageSize();
   const reverse = r.bool('reverseOrder') ?? false;
   r.done();
-  const all = (await ctx.registry.list<DomainRecord>('d')).filter((d) => d.status === status)
+  const all = (await ctx.registry.list<DomainRecord>('d')).filter((d) => d.status === status && (ctx.allowsDomain?.(d.name) ?? true))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   if (reverse) all.reverse();
   const p = page(all, size, token);

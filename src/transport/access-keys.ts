@@ -1,35 +1,60 @@
 import { readFileSync } from 'node:fs';
-import type { AccessKeys } from './sigv4.js';
+import { identifierProblem } from '../domain/validate.js';
 
 const KEY_ID = /^[A-Za-z0-9_.+=@-]{1,128}$/;
 
+/** Every domain, and Step Functions (which has no domains), in a key's domain list. */
+export const ALL_DOMAINS = '*';
+
 /**
- * Parses `AKID:SECRET` entries separated by commas or new lines (blank lines and `#` comments are
- * skipped). Throws with the entry's position, never its secret.
+ * Access keys as configured: access key id → secret (what SigV4 verifies with), plus `domains`, the
+ * domain list of each key limited to some domains. A key absent from `domains` is unrestricted.
  */
-export function parseAccessKeys(text: string, source: string): Map<string, string> {
-  const keys = new Map<string, string>();
+export class AccessKeyTable extends Map<string, string> {
+  readonly domains = new Map<string, ReadonlySet<string>>();
+}
+
+/**
+ * Parses `AKID:SECRET` or `AKID:SECRET:domainA|domainB` entries separated by commas or new lines
+ * (blank lines and `#` comments are skipped; secrets may hold no `:`). Throws with the entry's
+ * position, never its secret.
+ */
+export function parseAccessKeys(text: string, source: string): AccessKeyTable {
+  const keys = new AccessKeyTable();
   const entries = text.split(/[,\n]/).map((e) => e.trim()).filter((e) => e !== '' && !e.startsWith('#'));
   entries.forEach((entry, i) => {
-    const colon = entry.indexOf(':');
-    const id = entry.slice(0, colon);
-    const secret = entry.slice(colon + 1);
-    if (colon < 0 || !KEY_ID.test(id) || secret === '' || /\s/.test(secret)) {
-      throw new Error(`${source}: entry ${i + 1} is not AKID:SECRET (access key ids use [A-Za-z0-9_.+=@-], secrets have no spaces)`);
+    const [id = '', secret = '', list, ...more] = entry.split(':');
+    if (!KEY_ID.test(id) || secret === '' || /\s/.test(secret) || more.length > 0) {
+      throw new Error(`${source}: entry ${i + 1} is not AKID:SECRET or AKID:SECRET:domain|… (access key ids use [A-Za-z0-9_.+=@-], secrets have no spaces or colons)`);
     }
     if (keys.has(id)) throw new Error(`${source}: access key id ${id} is listed twice`);
     keys.set(id, secret);
+    if (list !== undefined) keys.domains.set(id, domainList(list, `${source}: entry ${i + 1} (${id})`));
   });
   return keys;
 }
 
-/** The keys of AF_ACCESS_KEYS ("AKID:SECRET,…") and AF_ACCESS_KEYS_FILE (one AKID:SECRET per line). */
-export function accessKeysFromEnv(env: NodeJS.ProcessEnv = process.env): AccessKeys {
-  const keys = new Map<string, string>();
-  const add = (more: Map<string, string>, source: string) => {
+function domainList(list: string, where: string): ReadonlySet<string> {
+  const names = list.split('|').map((d) => d.trim());
+  for (const d of names) {
+    const problem = d === '' ? 'is empty' : d.length > 256 ? 'is longer than 256 characters' : d === ALL_DOMAINS ? undefined : identifierProblem(d);
+    if (problem) throw new Error(`${where}: domain ${JSON.stringify(d.slice(0, 64))} ${problem}`);
+  }
+  return new Set(names);
+}
+
+/**
+ * The keys of AF_ACCESS_KEYS ("AKID:SECRET,AKID2:SECRET2:domainA|domainB,…") and AF_ACCESS_KEYS_FILE
+ * (one such entry per line).
+ */
+export function accessKeysFromEnv(env: NodeJS.ProcessEnv = process.env): AccessKeyTable {
+  const keys = new AccessKeyTable();
+  const add = (more: AccessKeyTable, source: string) => {
     for (const [id, secret] of more) {
       if (keys.has(id)) throw new Error(`${source}: access key id ${id} is also in another source`);
       keys.set(id, secret);
+      const domains = more.domains.get(id);
+      if (domains) keys.domains.set(id, domains);
     }
   };
   if (env.AF_ACCESS_KEYS) add(parseAccessKeys(env.AF_ACCESS_KEYS, 'AF_ACCESS_KEYS'), 'AF_ACCESS_KEYS');

@@ -7,6 +7,7 @@ import type { Operation, ServiceContext } from '../service/context.js';
 import { readBody } from './http-body.js';
 import type { HttpGatewayConfig } from './http-options.js';
 import { SigV4Failure, verifySigV4 } from './sigv4.js';
+import { authorizeDomains, authorizeService } from './domain-access.js';
 
 export const AWS_JSON_1_0 = 'application/x-amz-json-1.0';
 
@@ -157,8 +158,15 @@ export class HttpGateway {
     const target = req.headersDistinct['x-amz-target']?.[0];
     const [prefix, action] = splitTarget(target);
     const service = Object.hasOwn(this.services, prefix) ? this.services[prefix] : undefined;
-    const error = this.check(req, path, q < 0 ? '' : url.slice(q + 1), body, service);
-    if (error) return this.reply(res, error);
+    const checked = this.check(req, path, q < 0 ? '' : url.slice(q + 1), body, service);
+    if ('status' in checked) return this.reply(res, checked);
+    // Access keys limited to some domains (AF_ACCESS_KEYS `AKID:SECRET:a|b`); undefined = unrestricted.
+    const limit = checked.caller === undefined ? undefined : this.config.accessDomains?.get(checked.caller);
+    try {
+      if (service) authorizeService(limit, checked.caller!, { service: prefix, action });
+    } catch (e) {
+      return this.reply(res, faultReply(e));
+    }
     if (!service || !Object.hasOwn(service.ops, action)) {
       return this.reply(res, { status: 400, type: 'UnknownOperationException', message: target ? `Unknown operation ${target.slice(0, 200)}` : 'Missing X-Amz-Target header' });
     }
@@ -176,7 +184,8 @@ export class HttpGateway {
     const gone = new AbortController();
     res.once('close', () => { if (!res.writableFinished) gone.abort(); });
     try {
-      const result = await op(this.ctx, input, gone.signal);
+      const ctx = limit ? authorizeDomains(this.ctx, limit, checked.caller!, { service: prefix, action }, input as Record<string, unknown>) : this.ctx;
+      const result = await op(ctx, input, gone.signal);
       this.reply(res, { status: 200, body: JSON.stringify(result ?? {}) });
     } catch (e) {
       if (!(e instanceof Fault)) this.log.error({ err: e, action }, 'operation failed');
@@ -184,12 +193,16 @@ export class HttpGateway {
     }
   }
 
-  /** Signature (scoped to the target's signing name when the target is known) and content type. */
-  private check(req: IncomingMessage, path: string, query: string, body: Buffer, service: TargetService | undefined): WireError | undefined {
+  /**
+   * Signature (scoped to the target's signing name when the target is known) and content type; the
+   * verified access key id, when keys are configured.
+   */
+  private check(req: IncomingMessage, path: string, query: string, body: Buffer, service: TargetService | undefined): WireError | { caller?: string } {
+    let caller: string | undefined;
     if (this.config.accessKeys.size > 0) {
       try {
-        verifySigV4({ method: req.method ?? 'POST', path, query, headers: req.headersDistinct, body }, this.config.accessKeys,
-          { now: Date.now(), services: service ? [service.signingName] : this.signingNames });
+        ({ accessKeyId: caller } = verifySigV4({ method: req.method ?? 'POST', path, query, headers: req.headersDistinct, body }, this.config.accessKeys,
+          { now: Date.now(), services: service ? [service.signingName] : this.signingNames }));
       } catch (e) {
         if (!(e instanceof SigV4Failure)) throw e;
         this.log.debug({ fault: e.name, reason: e.message }, 'signature refused');
@@ -200,7 +213,7 @@ export class HttpGateway {
     if (type !== undefined && !CONTENT_TYPE.test(type)) {
       return { status: 400, type: 'SerializationException', message: `Unsupported Content-Type ${type.slice(0, 100)}: use ${AWS_JSON_1_0}` };
     }
-    return undefined;
+    return { caller };
   }
 
   private reply(res: ServerResponse, r: WireError | { status: 200; body: string }): void {

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { accessKeysFromEnv } from './access-keys.js';
+import { AccessKeyTable, accessKeysFromEnv } from './access-keys.js';
 import type { AccessKeys } from './sigv4.js';
 
 /** Options of the AWS JSON 1.0 HTTP gateway; all optional. */
@@ -8,7 +8,10 @@ export interface HttpGatewayOptions {
   host?: string;
   /** Default 8080 (AF_HTTP_PORT); 0 picks a free port (see `HttpGateway.port`). */
   port?: number;
-  /** Keys to verify SigV4 with; default: AF_ACCESS_KEYS and AF_ACCESS_KEYS_FILE. None = any signature, loopback only. */
+  /**
+   * Keys to verify SigV4 with; default: AF_ACCESS_KEYS and AF_ACCESS_KEYS_FILE. None = any signature,
+   * loopback only. An `AccessKeyTable` (from `parseAccessKeys`) also carries per-key domain lists.
+   */
   accessKeys?: AccessKeys | Readonly<Record<string, string>>;
   /** Largest request body accepted (default 1 MiB); larger ones get 413. */
   maxBodyBytes?: number;
@@ -18,6 +21,8 @@ export interface HttpGatewayConfig {
   readonly host: string;
   readonly port: number;
   readonly accessKeys: AccessKeys;
+  /** Domain lists of the keys limited to some domains (`*` = all, and Step Functions); other keys are unrestricted. */
+  readonly accessDomains: ReadonlyMap<string, ReadonlySet<string>>;
   readonly maxBodyBytes: number;
 }
 
@@ -56,6 +61,7 @@ export function resolveHttpOptions(o: HttpGatewayOptions = {}, env: NodeJS.Proce
     host,
     port: o.port ?? port(env.AF_HTTP_PORT ?? DEFAULT_HTTP_PORT, 'AF_HTTP_PORT'),
     accessKeys: keys,
+    accessDomains: keys instanceof AccessKeyTable ? keys.domains : new Map(),
     maxBodyBytes,
   });
 }

@@ -40,7 +40,7 @@ function resolveNatsServerBinary(): string {
  * Start a throw-away nats-server with JetStream on a random loopback port.
  * Everything it writes lives in a fresh temp dir that `stop()` removes.
  */
-export async function startNatsServer(opts: { args?: string[] } = {}): Promise<NatsServerHandle> {
+export async function startNatsServer(opts: { args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<NatsServerHandle> {
   const dir = await mkdtemp(join(tmpdir(), 'actorflow-nats-'));
   const storeDir = join(dir, 'js');
   const bin = resolveNatsServerBinary();
@@ -48,7 +48,8 @@ export async function startNatsServer(opts: { args?: string[] } = {}): Promise<N
 
   let proc: ChildProcess;
   try {
-    proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // `env`: variables a config file references (`$AF_NATS_ENGINE_PASSWORD`), over the test's own.
+    proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } });
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     throw err;

@@ -1,12 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeTaskToken, type TaskRef } from '../../src/domain/task-token.js';
-import { formatTimeline, ORDER_STEPS, ORDER_WORKFLOW, orderHandlers, registerOrderTypes } from '../../src/demo/order-fulfilment.js';
+import type { TaskRef } from '../../src/domain/task-token.js';
+import { ORDER_STEPS, ORDER_WORKFLOW, orderHandlers, registerOrderTypes } from '../../src/demo/order-fulfilment.js';
 import { ActivityWorker, type ActivityHandler } from '../../src/sdk/activity-worker.js';
 import { ActorFlowClient, attributesOf, type WireEvent } from '../../src/sdk/client.js';
 import { Decider, type DecisionResult, type DecisionTask } from '../../src/sdk/decider.js';
 import { spawnEngine, type EngineProcess } from '../helpers/engine-process.js';
 import { uniqueDomain } from '../helpers/engine.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
+import {
+  ACTIVITY_TIMEOUTS, decideOrderWithRetries, find, historyProblems, msOf, newTracking, onError, POLL_MS, RUN_TIMEOUTS, sleep,
+  startOrders, trackingClient, VERSION, waitClosed, type Tracking,
+} from '../helpers/resilient-orders.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -16,59 +20,10 @@ import { until } from '../helpers/until.js';
  * fire at their original deadlines, and no history gets a gap or a duplicate event.
  */
 
-const POLL_MS = 1000;
-const VERSION = '1.0';
 const HANG = { name: 'Hang', version: VERSION };
-/** Short task timeouts, so tasks lost with the crashed engine time out (and are retried) within the test. */
-const RUN_TIMEOUTS = { executionStartToCloseTimeout: '300', taskStartToCloseTimeout: '5' };
-const ACTIVITY_TIMEOUTS = { scheduleToStartTimeout: '60', startToCloseTimeout: '5', scheduleToCloseTimeout: '120', heartbeatTimeout: 'NONE' };
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-/** Event time in epoch ms (the wire has seconds with ms precision). */
-const msOf = (e: WireEvent) => Math.round(e.eventTimestamp * 1000);
-
-interface Run { workflowId: string; runId: string }
 
 // ---------------------------------------------------------------------------------------------
 // Deciders
-
-const CLOSES_ACTIVITY = new Set(['ActivityTaskCompleted', 'ActivityTaskFailed', 'ActivityTaskTimedOut', 'ActivityTaskCanceled']);
-
-/**
- * The order workflow, stateless over the history and tolerant of lost tasks: an activity that
- * timed out (its worker's answer died with the engine) is scheduled again; a timer workflow waits
- * for a 5 s timer between the first and the second step.
- */
-function decideOrderWithRetries(withTimer: (workflowId: string) => boolean) {
-  return (task: DecisionTask): DecisionResult => {
-    const ev = task.events;
-    const closed = new Set(ev.filter((e) => CLOSES_ACTIVITY.has(e.eventType)).map((e) => attributesOf(e).scheduledEventId as number));
-    const scheduled = ev.filter((e) => e.eventType === 'ActivityTaskScheduled');
-    if (scheduled.some((e) => !closed.has(e.eventId))) return { decisions: [] }; // an activity is still running
-    const completed = ev.filter((e) => e.eventType === 'ActivityTaskCompleted');
-    const done = completed.length;
-    if (done === ORDER_STEPS.length) {
-      return { decisions: [{ decisionType: 'CompleteWorkflowExecution', completeWorkflowExecutionDecisionAttributes: { result: 'order fulfilled' } }] };
-    }
-    if (done === 1 && withTimer(task.workflowExecution.workflowId)) {
-      if (!ev.some((e) => e.eventType === 'TimerStarted')) {
-        return { decisions: [{ decisionType: 'StartTimer', startTimerDecisionAttributes: { timerId: 'pause', startToFireTimeout: '5' } }] };
-      }
-      if (!ev.some((e) => e.eventType === 'TimerFired')) return { decisions: [] };
-    }
-    const last = completed.at(-1);
-    const input = last ? attributesOf(last).result : attributesOf(ev[0]!).input;
-    return {
-      decisions: [{
-        decisionType: 'ScheduleActivityTask',
-        scheduleActivityTaskDecisionAttributes: {
-          activityType: { name: ORDER_STEPS[done], version: VERSION }, activityId: `${ORDER_STEPS[done]}-${scheduled.length + 1}`,
-          input, ...ACTIVITY_TIMEOUTS,
-        },
-      }],
-    };
-  };
-}
 
 /** One activity whose worker never answers: it must time out (START_TO_CLOSE); the run then completes. */
 function decideHang(task: DecisionTask): DecisionResult {
@@ -89,45 +44,6 @@ function decideHang(task: DecisionTask): DecisionResult {
 // ---------------------------------------------------------------------------------------------
 // Client-side participants
 
-interface Tracking {
-  /** Successful (OK-answered) Respond* calls, by the task they name. */
-  activityCompleted: TaskRef[];
-  decisionCompleted: TaskRef[];
-  /** Runs whose CompleteWorkflowExecution decision the engine accepted. */
-  closed: Set<string>;
-  /** Timer workflows whose StartTimer decision the engine accepted. */
-  timersStarted: Set<string>;
-  errors: Map<string, number>;
-}
-
-/** A client whose every OK answer is noted (it shares the connection of `client`). */
-function trackingClient(client: ActorFlowClient, t: Tracking): ActorFlowClient {
-  const w = Object.create(client) as ActorFlowClient;
-  w.call = (async (action: string, input: Record<string, unknown> = {}) => {
-    const r = await client.call(action, input);
-    if (action === 'RespondActivityTaskCompleted') t.activityCompleted.push(decodeTaskToken(input.taskToken as string, 'a'));
-    if (action === 'RespondDecisionTaskCompleted') {
-      t.decisionCompleted.push(decodeTaskToken(input.taskToken as string, 'd'));
-      const types = (input.decisions as { decisionType: string }[]).map((d) => d.decisionType);
-      const { workflowId } = decodeTaskToken(input.taskToken as string, 'd');
-      if (types.includes('CompleteWorkflowExecution')) t.closed.add(workflowId);
-      if (types.includes('StartTimer')) t.timersStarted.add(workflowId);
-    }
-    return r;
-  }) as ActorFlowClient['call'];
-  return w;
-}
-
-function newTracking(): Tracking {
-  return { activityCompleted: [], decisionCompleted: [], closed: new Set(), timersStarted: new Set(), errors: new Map() };
-}
-
-function onError(t: Tracking) {
-  return (e: unknown) => {
-    const name = e instanceof Error ? `${e.name}: ${e.message.slice(0, 60)}` : String(e);
-    t.errors.set(name, (t.errors.get(name) ?? 0) + 1);
-  };
-}
 
 function startParticipants(client: ActorFlowClient, domain: string, t: Tracking, opts: {
   withTimer?: (workflowId: string) => boolean;
@@ -168,86 +84,6 @@ async function registerTypes(client: ActorFlowClient, domain: string): Promise<v
   await client.call('RegisterActivityType', { domain, ...HANG, defaultTaskList: { name: 'hang-activities' } });
 }
 
-async function startOrders(client: ActorFlowClient, domain: string, ids: string[]): Promise<Run[]> {
-  return Promise.all(ids.map(async (workflowId) => {
-    const { runId } = await client.call('StartWorkflowExecution', {
-      domain, workflowId, workflowType: ORDER_WORKFLOW, input: JSON.stringify({ orderId: workflowId }), ...RUN_TIMEOUTS,
-    });
-    return { workflowId, runId };
-  }));
-}
-
-async function waitClosed(client: ActorFlowClient, domain: string, runs: Run[], timeoutMs: number): Promise<void> {
-  const open = new Set(runs);
-  try {
-    await until(async () => {
-      await Promise.all([...open].map(async (run) => {
-        const d = await client.call('DescribeWorkflowExecution', { domain, execution: run });
-        if (d.executionInfo.executionStatus === 'CLOSED') open.delete(run);
-      }));
-      return open.size === 0;
-    }, { timeoutMs, intervalMs: 250, message: 'all runs closed' });
-  } catch (err) {
-    const stuck = [...open].slice(0, 3);
-    const timelines = await Promise.all(stuck.map(async (run) => `${run.workflowId}:\n${formatTimeline(await client.history(domain, run))}`));
-    throw new Error(`${(err as Error).message}; ${open.size} still open, e.g.\n${timelines.join('\n')}`);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// History checks
-
-/** Every way a history can be broken by a crash: gaps, duplicate events, dangling references. */
-function historyProblems(events: WireEvent[]): string[] {
-  const problems: string[] = [];
-  events.forEach((e, i) => { if (e.eventId !== i + 1) problems.push(`event #${i + 1} has eventId ${e.eventId}`); });
-  for (let i = 1; i < events.length; i++) {
-    if (msOf(events[i]!) < msOf(events[i - 1]!)) problems.push(`event ${events[i]!.eventId} is older than the one before it`);
-  }
-  const byId = new Map(events.map((e) => [e.eventId, e]));
-  const seen = new Set<string>();
-  const unique = (key: string, e: WireEvent) => {
-    if (seen.has(key)) problems.push(`duplicate ${key} (event ${e.eventId})`);
-    seen.add(key);
-  };
-  const refersTo = (e: WireEvent, attr: string, type: string) => {
-    const id = attributesOf(e)[attr] as number;
-    const target = byId.get(id);
-    if (!target || target.eventType !== type || id >= e.eventId) problems.push(`event ${e.eventId} ${e.eventType}: ${attr}=${id} is not an earlier ${type}`);
-    return id;
-  };
-  let closes = 0;
-  for (const e of events) {
-    const a = attributesOf(e);
-    switch (e.eventType) {
-      case 'WorkflowExecutionStarted': unique('WorkflowExecutionStarted', e); break;
-      case 'DecisionTaskStarted': unique(`DecisionTaskStarted/${refersTo(e, 'scheduledEventId', 'DecisionTaskScheduled')}`, e); break;
-      case 'DecisionTaskCompleted':
-      case 'DecisionTaskTimedOut':
-        unique(`decision closed/${refersTo(e, 'scheduledEventId', 'DecisionTaskScheduled')}`, e);
-        if (e.eventType === 'DecisionTaskCompleted' || a.startedEventId) refersTo(e, 'startedEventId', 'DecisionTaskStarted');
-        break;
-      case 'ActivityTaskScheduled': unique(`ActivityTaskScheduled/${a.activityId}`, e); break;
-      case 'ActivityTaskStarted': unique(`ActivityTaskStarted/${refersTo(e, 'scheduledEventId', 'ActivityTaskScheduled')}`, e); break;
-      case 'ActivityTaskCompleted':
-      case 'ActivityTaskFailed':
-      case 'ActivityTaskTimedOut':
-      case 'ActivityTaskCanceled':
-        unique(`activity closed/${refersTo(e, 'scheduledEventId', 'ActivityTaskScheduled')}`, e);
-        if (e.eventType !== 'ActivityTaskTimedOut' || a.startedEventId) refersTo(e, 'startedEventId', 'ActivityTaskStarted');
-        break;
-      case 'TimerStarted': unique(`TimerStarted/${a.timerId}`, e); break;
-      case 'TimerFired': unique(`TimerFired/${refersTo(e, 'startedEventId', 'TimerStarted')}`, e); break;
-      default:
-        if (/^WorkflowExecution(Completed|Failed|TimedOut|Canceled|Terminated|ContinuedAsNew)$/.test(e.eventType)) closes++;
-    }
-  }
-  if (closes > 1) problems.push(`${closes} close events`);
-  return problems;
-}
-
-const find = (events: WireEvent[], type: string, pred: (a: Record<string, any>) => boolean = () => true) =>
-  events.find((e) => e.eventType === type && pred(attributesOf(e)));
 
 // ---------------------------------------------------------------------------------------------
 

@@ -27,7 +27,8 @@ export const serveCommand: Command = {
     'inspect-port': { type: 'string', value: 'N', help: 'inspector port (default $AF_INSPECT_PORT or 8081); implies --inspect' },
   },
   details: 'Joins the NATS at --nats or $NATS_URL; with neither, runs the embedded nats-server (nats.conf, store in .data/).\n'
-    + 'Prints {"ready":true,…} once it serves. Environment: AF_PARTITIONS, AF_PREFIX, AF_LOG_LEVEL, AF_ACCESS_KEYS, AF_ACCESS_KEYS_FILE.',
+    + 'Prints {"ready":true,…} once it serves. Environment: AF_PARTITIONS, AF_PREFIX, AF_LOG_LEVEL, AF_ACCESS_KEYS, AF_ACCESS_KEYS_FILE,\n'
+    + 'NATS_USER/NATS_PASSWORD (the engine user of nats.conf) and NATS_CA/NATS_CERT/NATS_KEY for TLS with --nats/$NATS_URL.',
   async run(ctx) {
     engineEnv(ctx);
     const argv: string[] = [];

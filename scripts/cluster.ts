@@ -1,0 +1,127 @@
+/**
+ * `npm run cluster`: a local trial of a clustered deployment on loopback. Starts the three
+ * nats-servers of deploy/cluster (one JetStream cluster, R3 streams; clients on 4222-4224) and
+ * three engine nodes (deploy/cluster/engine-N.env; HTTP on 8080-8082), prints where everything is,
+ * and stops it all on Ctrl-C (engines first, gracefully, then the servers). Stores: .data/cluster/.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { devUser, NATS_USERS } from '../src/nats/connect-options.js';
+
+const ROOT = new URL('../', import.meta.url).pathname;
+const DIR = 'deploy/cluster';
+const NATS_URLS = ['nats://127.0.0.1:4222', 'nats://127.0.0.1:4223', 'nats://127.0.0.1:4224'];
+
+function natsServerBin(): string {
+  for (const p of ['/usr/sbin/nats-server', '/usr/local/sbin/nats-server']) if (existsSync(p)) return p;
+  return 'nats-server';
+}
+
+/** KEY=value lines of an env file (comments and blank lines skipped). */
+function envFile(path: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    const m = /^\s*([A-Z0-9_]+)=(.*)$/.exec(line);
+    if (m) out[m[1]!] = m[2]!.trim();
+  }
+  return out;
+}
+
+const children: { name: string; proc: ChildProcess }[] = [];
+const prefixed = (name: string) => (chunk: Buffer) => {
+  for (const line of chunk.toString().split('\n')) if (line.trim()) process.stderr.write(`[${name}] ${line}\n`);
+};
+
+async function waitForJetStream(): Promise<void> {
+  const engine = devUser('engine');
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      const nc = await connect({ servers: NATS_URLS, user: engine.user, pass: engine.password, timeout: 1000 });
+      try {
+        await (await jetstreamManager(nc)).getAccountInfo();
+        return;
+      } finally {
+        await nc.close();
+      }
+    } catch (e) {
+      if (Date.now() > deadline) throw new Error(`the NATS cluster did not elect a JetStream leader in 20 s: ${(e as Error).message}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+function engineReady(proc: ChildProcess): Promise<{ http?: string }> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    proc.stdout!.on('data', (c: Buffer) => {
+      buf += c.toString();
+      const line = buf.split('\n').find((l) => l.includes('"ready":true'));
+      if (line) resolve(JSON.parse(line) as { http?: string });
+    });
+    proc.once('exit', (code) => reject(new Error(`engine exited with ${code} before it was ready`)));
+  });
+}
+
+async function stopAll(): Promise<void> {
+  for (const group of [children.filter((c) => c.name.startsWith('engine')), children.filter((c) => c.name.startsWith('nats'))]) {
+    await Promise.all(group.map(({ proc }) => new Promise<void>((resolve) => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+      proc.once('exit', () => resolve());
+      proc.kill('SIGTERM');
+      setTimeout(() => proc.kill('SIGKILL'), 10_000).unref();
+    })));
+  }
+}
+
+async function main(): Promise<void> {
+  process.chdir(ROOT);
+  const env = { ...process.env };
+  for (const role of ['engine', 'worker'] as const) env[NATS_USERS[role].passwordEnv] = devUser(role, process.env).password;
+  for (let i = 1; i <= 3; i++) {
+    mkdirSync(`.data/cluster/n${i}`, { recursive: true });
+    const proc = spawn(natsServerBin(), ['-c', `${DIR}/nats-${i}.conf`], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    // Only fatal lines: route dial errors are normal while the three servers come up.
+    proc.stderr!.on('data', (c: Buffer) => { for (const l of c.toString().split('\n')) if (/\[FTL\]/.test(l)) process.stderr.write(`[nats-${i}] ${l}\n`); });
+    children.push({ name: `nats-${i}`, proc });
+  }
+  await waitForJetStream();
+  const startEngine = (i: number) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/serve.ts'], {
+      env: { ...env, ...envFile(`${DIR}/engine-${i}.env`), NATS_PASSWORD: devUser('engine').password },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    proc.stderr!.on('data', prefixed(`engine-${i}`));
+    children.push({ name: `engine-${i}`, proc });
+    return engineReady(proc);
+  };
+  // The first node creates the R3 streams and buckets and the partition count; then the others join.
+  const first = await startEngine(1);
+  const ready = [first, ...await Promise.all([2, 3].map(startEngine))];
+  const worker = devUser('worker');
+  console.log([
+    'ActorFlow cluster on loopback: 3 nats-servers (JetStream, R3) and 3 engine nodes',
+    `  NATS clients:   ${NATS_URLS.join(',')}   (monitoring: http://127.0.0.1:8222-8224)`,
+    ...ready.map((r, i) => `  engine-${i + 1}:       ${r.http ?? '(no HTTP)'}   metrics: ${r.http ?? ''}/metrics`),
+    `  workers:        NATS_URL=${NATS_URLS.join(',')} NATS_USER=${worker.user} NATS_PASSWORD=${worker.password}`,
+    `  status:         NATS_URL=${NATS_URLS[0]} NATS_USER=engine NATS_PASSWORD=${devUser('engine').password} npx actorflow cluster status`,
+    'Ctrl-C stops everything (engines hand their partitions over first). Stores: .data/cluster/',
+  ].join('\n'));
+  for (const { name, proc } of children) {
+    proc.once('exit', (code, signal) => { if (!stopping) console.error(`${name} exited (${signal ?? code})`); });
+  }
+  await new Promise<void>((resolve) => { process.once('SIGINT', resolve); process.once('SIGTERM', resolve); });
+  stopping = true;
+  console.log('stopping: engines, then nats-servers…');
+  await stopAll();
+}
+
+let stopping = false;
+main().then(() => process.exit(0), async (e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  stopping = true;
+  await stopAll();
+  process.exit(1);
+});
