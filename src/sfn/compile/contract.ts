@@ -86,6 +86,8 @@ export type SfnInputEvent =
 export interface CompileOptions {
   clock: MachineClock;
   hooks: SfnHooks;
+  /** Most history events of one execution (default 25,000, the AWS quota); past it the execution fails with States.Runtime. */
+  historyLimit?: number;
 }
 
 export interface CompiledStateMachine {

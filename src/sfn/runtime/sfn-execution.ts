@@ -5,6 +5,7 @@ import { HistoryConflictError, TransitionTooLargeError, type HistoryStore } from
 import type { SfnEventType, SfnRecord, SfnTaskRequest } from '../compile/contract.js';
 import type { SfnExecutionRecord } from './execution-records.js';
 import { asStored, type SfnStoredEvent } from './sfn-events.js';
+import { chunkEvents } from './transition-chunks.js';
 
 /** A Task state's activity task as the host tracks it (for tokens, dispatch and re-queueing). */
 export interface SfnTaskState {
@@ -132,25 +133,35 @@ export class SfnExecution {
     if (this.pending.length === 0 || this.dead) return [];
     const c = this.take();
     const extra: SfnTransitionExtra = { snapshot: this.actor?.getPersistedSnapshot(), book: this.book };
-    let lastErr: unknown;
-    for (let attempt = 0; attempt < APPEND_ATTEMPTS; attempt++) {
+    try {
       try {
-        this.lastSeq = await this.store.append(this.subject, this.rec.executionArn, asStored(c.events), this.lastSeq, this.writer, extra);
-        lastErr = undefined;
-        break;
+        await this.append(c.events, extra);
       } catch (e) {
-        lastErr = e;
-        if (e instanceof HistoryConflictError || e instanceof TransitionTooLargeError) break;
-        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+        if (!(e instanceof TransitionTooLargeError)) throw e;
+        // Too many events for one message: several messages in a row, each with the snapshot (a
+        // crash between them loses only the events of the later ones, never the state).
+        for (const run of chunkEvents(c.events, extra)) await this.append(run, extra);
       }
-    }
-    if (lastErr !== undefined) {
+    } catch (e) {
       // The live copy no longer matches the stored history: it must be rebuilt from the last message.
       this.kill();
-      throw lastErr;
+      throw e;
     }
     await this.onCommit(this, c);
     return c.events;
+  }
+
+  /** One history message behind the fence; transient failures are retried with the same msgID. */
+  private async append(events: SfnStoredEvent[], extra: SfnTransitionExtra): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        this.lastSeq = await this.store.append(this.subject, this.rec.executionArn, asStored(events), this.lastSeq, this.writer, extra);
+        return;
+      } catch (e) {
+        if (e instanceof HistoryConflictError || e instanceof TransitionTooLargeError || attempt + 1 >= APPEND_ATTEMPTS) throw e;
+        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+      }
+    }
   }
 
   /** Stops the actor; the execution must be rebuilt from its last history message before further use. */
