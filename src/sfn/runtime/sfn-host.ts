@@ -54,7 +54,7 @@ export class SfnHost implements PartitionHost {
   private readonly machines: MachineCache;
 
   constructor(private readonly d: SfnHostDeps) {
-    this.records = new ExecutionRecords(d.nats.sfnExecutions);
+    this.records = new ExecutionRecords(d.nats.sfnExecutions, () => d.clock.now());
     this.machines = new MachineCache(d.clock, { record: (system, actorId, e) => this.bySystem.get(system as object)?.record(actorId, e) });
   }
 
@@ -308,7 +308,7 @@ export class SfnHost implements PartitionHost {
 
   /** Rebuilds the running executions of these partitions from their last history messages. */
   async recover(partitions: ReadonlySet<number>, _totalPartitions: number): Promise<number> {
-    const recs = (await this.records.list()).filter((r) => r.status === 'RUNNING' && partitions.has(r.partition));
+    const recs = (await Promise.all([...partitions].map((p) => this.records.running(p)))).flat();
     let n = 0;
     let i = 0;
     await Promise.all(Array.from({ length: RECOVERY_CONCURRENCY }, async () => {
