@@ -105,7 +105,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const recovered = await owner.recover(owned, config.partitions);
   if (recovered > 0) log.info({ recovered, ms: Date.now() - t0 }, 'open runs rebuilt from history');
   // Step Functions executions: their own host on the same partitions, router, history and task lists.
-  const sfn = new SfnHost({ nats, store, queues, router, clock, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect });
+  const sfn = new SfnHost({ nats, store, queues, router, registry, clock, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect });
   router.register(sfn.ownerOps());
   const sfnRecovered = await sfn.recover(owned, config.partitions);
   if (sfnRecovered > 0) log.info({ sfnRecovered }, 'running Step Functions executions rebuilt from history');

@@ -120,7 +120,7 @@ describe('XState inspector', () => {
     const { executionArn } = await client.call<{ executionArn: string }>('StartExecution', { stateMachineArn, input: '{"n":1}' });
     await until(async () => (await client.call<{ status: string }>('DescribeExecution', { executionArn })).status === 'SUCCEEDED', { message: 'the execution to succeed' });
 
-    type Snap = { status: string; context: { co: { Execution: { Id: string } } } };
+    type Snap = { status: string; context?: { co?: { Execution?: { Id: string } } } };
     const ofExecution = (m: Msg) => m.type === '@xstate.snapshot' && (m as { snapshot: Snap }).snapshot.context?.co?.Execution?.Id === executionArn;
     await until(() => seen.filter(ofExecution).some((m) => (m as { snapshot: Snap }).snapshot.status === 'done'), { message: 'the root snapshot to be done' });
     const sessions = new Set(seen.filter(ofExecution).map((m) => m.sessionId));

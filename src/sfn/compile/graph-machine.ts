@@ -16,7 +16,7 @@ import { runFail, runPass, runSucceed } from './pass-succeed-fail.js';
 import { stateNode } from './state-nodes.js';
 import { enterState } from './state-flow.js';
 import { Step, type StepEnv } from './step.js';
-import { runTask, taskBeat, taskFailed, taskStarted, taskSucceeded, taskTimedOut } from './task-state.js';
+import { runTask, taskBeat, taskFailed, taskScheduleFailed, taskStarted, taskSucceeded, taskTimedOut } from './task-state.js';
 import { runWait, waitDone } from './wait-state.js';
 
 export interface GraphMachineOptions {
@@ -112,6 +112,7 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
       'sfn.activity.heartbeat': { guard: 'forChild', actions: 'forward' },
       'sfn.activity.succeeded': { guard: 'forChild', actions: 'forward' },
       'sfn.activity.failed': { guard: 'forChild', actions: 'forward' },
+      'sfn.activity.scheduleFailed': { guard: 'forChild', actions: 'forward' },
       'sfn.rearm': { actions: ['armExecTimeout', 'forwardRearm', 'rearmLocal'] },
       ...(o.root ? {
         'sfn.stop': { target: `.${names.aborted}`, actions: 'abort' },
@@ -148,6 +149,10 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
       taskFailed: step((s, def, e) => {
         const f = e as Extract<GraphEvent, { type: 'sfn.activity.failed' }>;
         taskFailed(s, def as TaskState, f.error, f.cause);
+      }),
+      taskScheduleFailed: step((s, def, e) => {
+        const f = e as Extract<GraphEvent, { type: 'sfn.activity.scheduleFailed' }>;
+        taskScheduleFailed(s, def as TaskState, f.error, f.cause);
       }),
       taskTimedOut: step((s, def, _e, p) => taskTimedOut(s, def as TaskState, p.heartbeat === true)),
       runParallel: step((s, def, _e, p) => runParallel(s, p.state, def as ParallelState)),

@@ -59,7 +59,12 @@ function taskNode(kit: NodeKit, name: string, def: State): Config {
       scheduled: {
         always: limitReached(kit),
         after: { taskTimeout: timeout },
-        on: { 'sfn.activity.started': { guard: 'ownTask', target: 'started', actions: { type: 'taskStarted', params: p } }, ...finishing, ...rearm('scheduled') },
+        on: {
+          'sfn.activity.started': { guard: 'ownTask', target: 'started', actions: { type: 'taskStarted', params: p } },
+          'sfn.activity.scheduleFailed': { guard: 'ownTask', target: 'settle', actions: { type: 'taskScheduleFailed', params: p } },
+          ...finishing,
+          ...rearm('scheduled'),
+        },
       },
       started: {
         always: limitReached(kit),

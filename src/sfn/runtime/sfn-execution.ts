@@ -13,6 +13,9 @@ export interface SfnTaskState {
   input: string;
   scheduledEventId: number;
   status: 'scheduled' | 'started' | 'closed';
+  /** The Task state that scheduled it and the id of its `TaskStateEntered` (for the cause of a failed dispatch). */
+  state?: string;
+  enteredEventId?: number;
 }
 
 /** The host's per-execution bookkeeping, persisted with every transition beside the root's snapshot. */
@@ -21,6 +24,8 @@ export interface SfnBook {
   /** The last event id each actor recorded (previousEventId of its next event). */
   last: Record<string, number>;
   tasks: Record<string, SfnTaskState>;
+  /** Per actor: the id and state name of its last `<Type>StateEntered`. */
+  entered?: Record<string, [number, string]>;
 }
 
 /** The `extra` payload of a Step Functions history message. */
@@ -114,8 +119,13 @@ export class SfnExecution {
       const id = ++this.book.lastEventId;
       c.events.push({ type: e.type, id, at, attrs: e.details ?? {}, prev: this.book.last[actorId] ?? 0 });
       this.book.last[actorId] = id;
+      if (e.type.endsWith('StateEntered')) (this.book.entered ??= {})[actorId] = [id, String(e.details?.name ?? '')];
       if (e.type === 'ActivityScheduled' && e.task) {
-        this.book.tasks[e.task.key] = { resource: e.task.resource, input: e.task.input, scheduledEventId: id, status: 'scheduled' };
+        const [enteredEventId, state] = this.book.entered?.[actorId] ?? [];
+        this.book.tasks[e.task.key] = {
+          resource: e.task.resource, input: e.task.input, scheduledEventId: id, status: 'scheduled',
+          ...(state !== undefined ? { state, enteredEventId } : {}),
+        };
         c.scheduled.push(e.task);
       } else if (e.taskKey && this.book.tasks[e.taskKey]) {
         if (e.type === 'ActivityStarted') { this.book.tasks[e.taskKey]!.status = 'started'; c.started.push(e.taskKey); }
