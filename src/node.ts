@@ -110,7 +110,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   owner.useEffects(new CrossRunEffects(router, log.child({ c: 'cross-run' })));
   // Requests for a run go to its partition's owner: in-process here, over af.part.<p>.* elsewhere.
   // Step Functions executions: their own host on the same partitions, router, history and task lists.
-  const sfn = new SfnHost({ nats, store, queues, router, clock, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect });
+  const sfn = new SfnHost({ nats, store, queues, router, registry, clock, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect });
   router.register(sfn.ownerOps());
   let recovered = 0;
   let leases: LeaseManager | undefined;

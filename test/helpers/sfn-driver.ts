@@ -32,6 +32,8 @@ export interface SfnCase {
   events?: string[];
   /** Extra assertions on the finished run. */
   check?: (run: SfnRun) => void;
+  /** Compile with this history limit (default: the compiler's, 25,000). */
+  historyLimit?: number;
 }
 
 export interface RecordedEvent {
@@ -85,7 +87,9 @@ export function runCase(c: SfnCase, opts: { crash?: boolean; machine?: AnyStateM
   clock.set(SFN_T0);
   const events: RecordedEvent[] = [];
   const hooks = { record: (_system: unknown, actorId: string, record: SfnRecord) => { events.push({ actorId, at: clock.now(), record }); } };
-  const machine = opts.machine ?? compileStateMachine(parseDefinition(JSON.stringify(c.definition)), { clock, hooks }).machine;
+  const machine = opts.machine ?? compileStateMachine(parseDefinition(JSON.stringify(c.definition)), {
+    clock, hooks, ...(c.historyLimit !== undefined ? { historyLimit: c.historyLimit } : {}),
+  }).machine;
   const input = executionInput(c.input ?? {});
   const errors: unknown[] = [];
   const start = (snapshot?: unknown): AnyActor => {

@@ -28,6 +28,23 @@ afterAll(async () => {
 
 type Msg = StatelyInspectionEvent & { sessionId: string };
 
+/** Messages the bridge relays to a WebSocket receiver, once the receiver is connected (a probe tells). */
+async function receive(wsUrl: string): Promise<Msg[]> {
+  const seen: Msg[] = [];
+  createWebSocketReceiver({ server: wsUrl }).subscribe((m) => { seen.push(m as Msg); });
+  const probe = createWebSocketInspector({ url: wsUrl });
+  const probeId = `probe-${Math.random().toString(36).slice(2)}`;
+  try {
+    await until(() => {
+      probe.actor(probeId);
+      return seen.some((m) => m.type === '@xstate.actor' && m.sessionId === probeId);
+    }, { intervalMs: 100, message: 'the receiver to be connected to the bridge' });
+  } finally {
+    probe.stop();
+  }
+  return seen;
+}
+
 describe('XState inspector', () => {
   it('streams @xstate.actor, @xstate.event and @xstate.snapshot of the workflow and task actors to the bridge', async () => {
     const inspector = node.inspector!;
@@ -38,18 +55,7 @@ describe('XState inspector', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(`ws://localhost:${inspector.port}`);
 
-    const seen: Msg[] = [];
-    createWebSocketReceiver({ server: inspector.wsUrl }).subscribe((m) => { seen.push(m as Msg); });
-    // A probe sent through the bridge tells when the receiver is connected.
-    const probe = createWebSocketInspector({ url: inspector.wsUrl });
-    try {
-      await until(() => {
-        probe.actor('probe-actor');
-        return seen.some((m) => m.type === '@xstate.actor' && m.sessionId === 'probe-actor');
-      }, { intervalMs: 100, message: 'the receiver to be connected to the bridge' });
-    } finally {
-      probe.stop();
-    }
+    const seen = await receive(inspector.wsUrl);
 
     const domain = uniqueDomain('inspect');
     await registerOrderTypes(client, domain);
@@ -102,6 +108,31 @@ describe('XState inspector', () => {
     // Each actor is its own root (a flat registry): distinct session ids.
     const ids = [workflow!, ...activities(), ...decisions];
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('streams a Step Functions execution: its root actor and the spawned Parallel branches', async () => {
+    const seen = await receive(node.inspector!.wsUrl);
+    const branch = (result: string) => ({ StartAt: result, States: { [result]: { Type: 'Pass', Result: result, End: true } } });
+    const { stateMachineArn } = await client.call<{ stateMachineArn: string }>('CreateStateMachine', {
+      name: `inspected-${process.pid}`, roleArn: 'arn:aws:iam::000000000000:role/r',
+      definition: JSON.stringify({ StartAt: 'Both', States: { Both: { Type: 'Parallel', Branches: [branch('left'), branch('right')], End: true } } }),
+    });
+    const { executionArn } = await client.call<{ executionArn: string }>('StartExecution', { stateMachineArn, input: '{"n":1}' });
+    await until(async () => (await client.call<{ status: string }>('DescribeExecution', { executionArn })).status === 'SUCCEEDED', { message: 'the execution to succeed' });
+
+    type Snap = { status: string; context?: { co?: { Execution?: { Id: string } } } };
+    const ofExecution = (m: Msg) => m.type === '@xstate.snapshot' && (m as { snapshot: Snap }).snapshot.context?.co?.Execution?.Id === executionArn;
+    await until(() => seen.filter(ofExecution).some((m) => (m as { snapshot: Snap }).snapshot.status === 'done'), { message: 'the root snapshot to be done' });
+    const sessions = new Set(seen.filter(ofExecution).map((m) => m.sessionId));
+    const actors = seen.filter((m) => m.type === '@xstate.actor' && sessions.has(m.sessionId)).map((m) => ({ id: m.sessionId, name: (m as { name: string }).name }));
+    // The root (id 'root', the task keys' prefix) and one actor per branch, named after it.
+    const root = actors.filter((a) => a.name === 'root');
+    expect(root).toHaveLength(1);
+    expect(actors.filter((a) => a.name.startsWith('root/')).map((a) => a.name).sort()).toEqual(['root/Both.1.0', 'root/Both.1.1']);
+    const rootSnaps = seen.filter((m) => m.type === '@xstate.snapshot' && m.sessionId === root[0]!.id).map((m) => (m as { snapshot: Snap & { output?: unknown } }).snapshot);
+    expect(rootSnaps.length).toBeGreaterThan(0);
+    expect(rootSnaps.at(-1)).toMatchObject({ status: 'done', output: { status: 'SUCCEEDED', output: ['left', 'right'] } });
+    expect(seen.some((m) => m.type === '@xstate.event' && m.sessionId === root[0]!.id)).toBe(true);
   });
 
   it('is off unless asked for: no inspect option reaches createActor', () => {

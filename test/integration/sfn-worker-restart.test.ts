@@ -4,6 +4,8 @@ import { startNode, type EngineNode } from '../../src/node.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { startSfnActivityWorker } from '../../src/sdk/sfn-activity-worker.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
+import { isFault } from '../../src/domain/faults.js';
+import { runningKey } from '../../src/sfn/runtime/execution-records.js';
 import { freshName, SFN_ROLE } from '../helpers/sfn-http.js';
 import { until } from '../helpers/until.js';
 
@@ -36,6 +38,14 @@ async function machine(definition: object): Promise<string> {
   const r = await client.call<{ stateMachineArn: string }>('CreateStateMachine', { name: freshName('sm'), roleArn: SFN_ROLE, definition: JSON.stringify(definition) });
   return r.stateMachineArn;
 }
+/** The running-executions index (`r.<partition>.<sm>.<name>` keys) as execution names. */
+async function indexed(node: EngineNode): Promise<string[]> {
+  const names: string[] = [];
+  for await (const k of await node.nats.sfnExecutions.keys('r.>')) names.push(k.split('.').at(-1)!);
+  return names;
+}
+const nameOf = (executionArn: string) => executionArn.split(':').at(-1)!;
+
 const start = async (stateMachineArn: string, input: object) =>
   (await client.call<{ executionArn: string }>('StartExecution', { stateMachineArn, input: JSON.stringify(input) })).executionArn;
 
@@ -59,6 +69,10 @@ describe('Step Functions activity worker over NATS, and a restart', () => {
       expect(await status(ok)).toMatchObject({ status: 'SUCCEEDED', output: '{"doubled":42}' });
       expect(await status(bad)).toMatchObject({ status: 'FAILED', error: 'BadNumber', cause: 'negative input' });
       expect((await history(ok)).find((e) => e.type === 'ActivityStarted')!.activityStartedEventDetails).toEqual({ workerName: 'sdk-worker' });
+      // Closed executions are not in the running index.
+      const index = await indexed(nodes[0]!);
+      expect(index).not.toContain(nameOf(ok));
+      expect(index).not.toContain(nameOf(bad));
     } finally {
       await worker.stop();
     }
@@ -81,6 +95,7 @@ describe('Step Functions activity worker over NATS, and a restart', () => {
       const waitRun = await start(waitSm, {});
       await until(async () => (await history(taskRun)).some((e) => e.type === 'ActivityStarted'), { timeoutMs: 10_000 });
       expect((await history(waitRun)).map((e) => e.type)).toEqual(['ExecutionStarted', 'WaitStateEntered']);
+      expect(await indexed(first)).toEqual(expect.arrayContaining([nameOf(taskRun), nameOf(waitRun)]));
       await first.stop();
       nodes.splice(nodes.indexOf(first), 1);
       await startEngine();
@@ -94,9 +109,33 @@ describe('Step Functions activity worker over NATS, and a restart', () => {
       const exited = h.find((e) => e.type === 'WaitStateExited')!;
       expect(Math.abs((exited.timestamp - entered.timestamp) - 4)).toBeLessThanOrEqual(1);
       expect(h.map((e) => e.type)).toEqual(['ExecutionStarted', 'WaitStateEntered', 'WaitStateExited', 'SucceedStateEntered', 'SucceedStateExited', 'ExecutionSucceeded']);
+      const index = await indexed(nodes.at(-1)!);
+      expect(index).not.toContain(nameOf(taskRun));
+      expect(index).not.toContain(nameOf(waitRun));
     } finally {
       release();
       await worker.stop();
     }
+  });
+
+  it('recovery skips and removes an index key whose execution closed (a crash between the record update and the index delete)', async () => {
+    const node = nodes[0] ?? await startEngine();
+    const sm = await machine({ StartAt: 'P', States: { P: { Type: 'Pass', End: true } } });
+    const name = freshName('x');
+    const executionArn = (await client.call<{ executionArn: string }>('StartExecution', { stateMachineArn: sm, name, input: '{}' })).executionArn;
+    await until(async () => (await status(executionArn)).status === 'SUCCEEDED', { timeoutMs: 10_000 });
+    expect(await indexed(node)).not.toContain(name);
+    // A second start with the name of a closed execution is refused and leaves no index key.
+    const refused = await client.call('StartExecution', { stateMachineArn: sm, name, input: '{"other":1}' }).catch((err: unknown) => err);
+    expect(isFault(refused, 'ExecutionAlreadyExists')).toBe(true);
+    expect(await indexed(node)).not.toContain(name);
+    const rec = (await node.ctx.sfnExecutions!.get(sm.split(':').at(-1)!, name))!;
+    await node.nats.sfnExecutions.put(runningKey(rec), new Uint8Array([0x80]));
+    expect(await indexed(node)).toContain(name);
+    await node.stop();
+    nodes.splice(nodes.indexOf(node), 1);
+    const next = await startEngine();
+    expect(await indexed(next)).not.toContain(name);
+    expect((await status(executionArn)).status).toBe('SUCCEEDED');
   });
 });

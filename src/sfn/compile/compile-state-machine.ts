@@ -3,9 +3,10 @@ import type { AslDefinition, StateGraph } from '../asl/types.js';
 import type { CompiledStateMachine, CompileOptions, SfnExecutionInput } from './contract.js';
 import { iso, type GraphInput } from './graph-context.js';
 import { createGraphMachine } from './graph-machine.js';
+import { DEFAULT_HISTORY_LIMIT, rootBudget } from './history-limit.js';
 
 /** The root graph's input: the data is the execution input; `$$` gets the execution and state machine. */
-function rootInput(def: AslDefinition, x: SfnExecutionInput): GraphInput {
+function rootInput(def: AslDefinition, x: SfnExecutionInput, limit: number): GraphInput {
   return {
     data: x.input,
     co: {
@@ -13,6 +14,7 @@ function rootInput(def: AslDefinition, x: SfnExecutionInput): GraphInput {
       StateMachine: { Id: x.stateMachineArn, Name: x.stateMachineName },
     },
     execDeadline: def.TimeoutSeconds !== undefined ? x.startTime + def.TimeoutSeconds * 1000 : null,
+    budget: rootBudget(limit),
   };
 }
 
@@ -22,11 +24,13 @@ function rootInput(def: AslDefinition, x: SfnExecutionInput): GraphInput {
  * iterators become child machines, spawned by string `src` so the root's persisted snapshot holds them.
  */
 export function compileStateMachine(definition: AslDefinition, opts: CompileOptions): CompiledStateMachine {
+  const limit = opts.historyLimit ?? DEFAULT_HISTORY_LIMIT;
+  if (!Number.isInteger(limit) || limit < 3) throw new RangeError(`historyLimit must be an integer of at least 3, got ${limit}`);
   const child = (graph: StateGraph, id: string): AnyStateMachine => createGraphMachine(graph, {
-    clock: opts.clock, hooks: opts.hooks, root: false, id, toInput: (input) => input as GraphInput,
+    clock: opts.clock, hooks: opts.hooks, root: false, id, limit, toInput: (input) => input as GraphInput,
   }, child);
   const machine = createGraphMachine(definition, {
-    clock: opts.clock, hooks: opts.hooks, root: true, id: 'sfn', toInput: (input) => rootInput(definition, input as SfnExecutionInput),
+    clock: opts.clock, hooks: opts.hooks, root: true, id: 'sfn', limit, toInput: (input) => rootInput(definition, input as SfnExecutionInput, limit),
   }, child);
   return { machine };
 }

@@ -79,6 +79,8 @@ export type SfnInputEvent =
   | { type: 'sfn.activity.heartbeat'; key: string }
   | { type: 'sfn.activity.succeeded'; key: string; output: unknown }
   | { type: 'sfn.activity.failed'; key: string; error?: string; cause?: string }
+  /** The host could not dispatch the task (its activity does not exist): ActivityScheduleFailed, then the state fails with `error`. */
+  | { type: 'sfn.activity.scheduleFailed'; key: string; error: string; cause: string }
   | { type: 'sfn.stop'; error?: string; cause?: string }
   /** After a restore from a persisted snapshot: re-arm every delayed transition from the deadlines in context; started tasks' heartbeat windows restart now. */
   | { type: 'sfn.rearm' };
@@ -86,6 +88,8 @@ export type SfnInputEvent =
 export interface CompileOptions {
   clock: MachineClock;
   hooks: SfnHooks;
+  /** Most history events of one execution (default 25,000, the AWS quota); past it the execution fails with States.Runtime. */
+  historyLimit?: number;
 }
 
 export interface CompiledStateMachine {

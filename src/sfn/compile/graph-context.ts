@@ -10,6 +10,8 @@ export interface GraphInput {
   co: BaseContextObject;
   /** Epoch ms of the execution's TimeoutSeconds (root only). */
   execDeadline: number | null;
+  /** History events this graph (with its children) may still record; see history-limit.ts. */
+  budget: number;
 }
 
 /** The activity task a Task state waits for. Times are epoch ms. */
@@ -74,7 +76,15 @@ export interface GraphContext {
   kids: Kids | null;
   execDeadline: number | null;
   outcome: SfnExecutionOutput | null;
+  /** History events recorded by this actor's steps and by its finished children. */
+  events: number;
+  budget: number;
+  /** The history limit was reached: the graph is on its way to failing, its steps do nothing more. */
+  limitHit: boolean;
 }
+
+/** What a child graph ends with: its outcome plus the events it recorded, for its parent's count. */
+export type GraphOutput = SfnExecutionOutput & { events?: number };
 
 /** Events sent to a graph machine: the host's, the timers' own, and children finishing. */
 export type GraphEvent =
@@ -100,6 +110,7 @@ export function initialContext(input: GraphInput): GraphContext {
   return {
     co: input.co, data: input.data, input: input.data, state: null, go: null, fault: null, retries: [], retryAt: null,
     seq: 0, task: null, waitUntil: null, kids: null, execDeadline: input.execDeadline, outcome: null,
+    events: 0, budget: input.budget, limitHit: false,
   };
 }
 

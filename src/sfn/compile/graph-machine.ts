@@ -6,16 +6,17 @@ import type {
 import { runChoice } from './choice-state.js';
 import type { SfnExecutionOutput, SfnHooks, SfnRecord } from './contract.js';
 import {
-  initialContext, json, type GraphContext, type GraphEvent, type GraphInput,
+  initialContext, json, type GraphContext, type GraphEvent, type GraphInput, type GraphOutput,
 } from './graph-context.js';
 import { graphNames, type GraphNames } from './graph-names.js';
+import { countRecords, withCount } from './history-limit.js';
 import { mapKidDone, runMap } from './map-state.js';
 import { parallelKidDone, runParallel } from './parallel-state.js';
 import { runFail, runPass, runSucceed } from './pass-succeed-fail.js';
 import { stateNode } from './state-nodes.js';
 import { enterState } from './state-flow.js';
 import { Step, type StepEnv } from './step.js';
-import { runTask, taskBeat, taskFailed, taskStarted, taskSucceeded, taskTimedOut } from './task-state.js';
+import { runTask, taskBeat, taskFailed, taskScheduleFailed, taskStarted, taskSucceeded, taskTimedOut } from './task-state.js';
 import { runWait, waitDone } from './wait-state.js';
 
 export interface GraphMachineOptions {
@@ -27,6 +28,8 @@ export interface GraphMachineOptions {
   id: string;
   /** Maps the actor input to the graph input (the root's input is SfnExecutionInput). */
   toInput(input: unknown): GraphInput;
+  /** The execution's history limit (the cause of the States.Runtime failure names it). */
+  limit: number;
 }
 
 type TaskEvent = Extract<GraphEvent, { key: string }>;
@@ -75,8 +78,12 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
   /** A named action running one step of the ASL logic on a draft, then applying what it produced, in order. */
   const step = (fn: (s: Step, def: State, event: GraphEvent, params: { state: string; heartbeat?: boolean }) => void) =>
     enqueueActions(({ context, event, self, enqueue }, params: { state: string; heartbeat?: boolean }) => {
-      const s = new Step(context as GraphContext, env(self.id));
-      fn(s, stateOf(params.state), event as GraphEvent, params);
+      const before = withCount(context as GraphContext, o.limit);
+      // Past the history limit the graph only moves to its failed state.
+      if (before.limitHit) return;
+      const draft = new Step(before, env(self.id));
+      fn(draft, stateOf(params.state), event as GraphEvent, params);
+      const s = countRecords(draft, before, o.limit);
       enqueue.assign(() => s.ctx);
       for (const r of s.records) enqueue({ type: 'record', params: r });
       // Stopping an id that is not a child (any more) is a no-op.
@@ -105,6 +112,7 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
       'sfn.activity.heartbeat': { guard: 'forChild', actions: 'forward' },
       'sfn.activity.succeeded': { guard: 'forChild', actions: 'forward' },
       'sfn.activity.failed': { guard: 'forChild', actions: 'forward' },
+      'sfn.activity.scheduleFailed': { guard: 'forChild', actions: 'forward' },
       'sfn.rearm': { actions: ['armExecTimeout', 'forwardRearm', 'rearmLocal'] },
       ...(o.root ? {
         'sfn.stop': { target: `.${names.aborted}`, actions: 'abort' },
@@ -118,7 +126,7 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
       [names.failedKey]: { type: 'final', entry: 'graphFailed' },
       ...(o.root ? { [names.timedOut]: { type: 'final' }, [names.aborted]: { type: 'final' } } : {}),
     },
-    output: ({ context }: { context: GraphContext }) => context.outcome,
+    output: ({ context }: { context: GraphContext }) => (o.root ? context.outcome : { ...context.outcome, events: context.events }),
   };
 
   return setup({
@@ -142,12 +150,17 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
         const f = e as Extract<GraphEvent, { type: 'sfn.activity.failed' }>;
         taskFailed(s, def as TaskState, f.error, f.cause);
       }),
+      taskScheduleFailed: step((s, def, e) => {
+        const f = e as Extract<GraphEvent, { type: 'sfn.activity.scheduleFailed' }>;
+        taskScheduleFailed(s, def as TaskState, f.error, f.cause);
+      }),
       taskTimedOut: step((s, def, _e, p) => taskTimedOut(s, def as TaskState, p.heartbeat === true)),
       runParallel: step((s, def, _e, p) => runParallel(s, p.state, def as ParallelState)),
       runMap: step((s, def, _e, p) => runMap(s, p.state, def as MapState)),
       kidDone: step((s, def, e, p) => {
         const d = e as DoneEvent;
-        const out = d.output as SfnExecutionOutput;
+        const out = d.output as GraphOutput;
+        s.ctx.events += out.events ?? 0;
         if (def.Type === 'Parallel') parallelKidDone(s, def as ParallelState, d.actorId, out);
         else mapKidDone(s, p.state, def as MapState, d.actorId, out);
       }),

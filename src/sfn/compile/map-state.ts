@@ -5,6 +5,7 @@ import { evaluateTemplate } from '../asl/payload-template.js';
 import type { MapState } from '../asl/types.js';
 import type { SfnExecutionOutput } from './contract.js';
 import { GO_WAIT, json } from './graph-context.js';
+import { childBudget } from './history-limit.js';
 import { decideFault } from './retry-catch.js';
 import { finishWithResult } from './state-flow.js';
 import type { Step } from './step.js';
@@ -67,7 +68,7 @@ function startIterations(s: Step, name: string, def: MapState): void {
     const id = `${s.env.selfId}/${s.env.tagOf(name)}.${k.visit}.${index}`;
     ids[index] = id;
     s.record('MapIterationStarted', { name, index });
-    s.spawn({ id, src: s.env.srcOf(name, 0), input: { data: r.value, co, execDeadline: null } });
+    s.spawn({ id, src: s.env.srcOf(name, 0), input: { data: r.value, co, execDeadline: null, budget: childBudget(s) } });
     next += 1;
     running += 1;
   }

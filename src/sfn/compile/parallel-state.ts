@@ -3,6 +3,7 @@ import { evaluateTemplate } from '../asl/payload-template.js';
 import type { ParallelState } from '../asl/types.js';
 import type { SfnExecutionOutput } from './contract.js';
 import { GO_WAIT } from './graph-context.js';
+import { childBudget } from './history-limit.js';
 import { decideFault } from './retry-catch.js';
 import { finishWithResult } from './state-flow.js';
 import type { Step } from './step.js';
@@ -22,7 +23,7 @@ export function runParallel(s: Step, name: string, def: ParallelState): void {
   const tag = s.env.tagOf(name);
   const ids = def.Branches.map((_, i) => `${s.env.selfId}/${tag}.${visit}.${i}`);
   s.record('ParallelStateStarted');
-  ids.forEach((id, i) => s.spawn({ id, src: s.env.srcOf(name, i), input: { data: r.value, co: s.ctx.co, execDeadline: null } }));
+  ids.forEach((id, i) => s.spawn({ id, src: s.env.srcOf(name, i), input: { data: r.value, co: s.ctx.co, execDeadline: null, budget: childBudget(s) } }));
   s.ctx.kids = { visit, ids, results: ids.map(() => null), finished: 0, running: ids.length, next: ids.length };
   s.ctx.go = GO_WAIT;
 }

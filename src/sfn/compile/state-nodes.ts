@@ -42,6 +42,9 @@ function retrying(def: State): Config {
   return hasRetry(def) ? { retrying: { after: { retryDelay: { target: 'run' } }, on: rearm('retrying') } } : {};
 }
 
+/** A task that waits leaves at once when a step of it reached the history limit (see history-limit.ts). */
+const limitReached = (kit: NodeKit): Transition => ({ guard: go(GO_FAIL), target: kit.failed });
+
 function taskNode(kit: NodeKit, name: string, def: State): Config {
   const p = { state: name };
   const finishing = {
@@ -54,10 +57,17 @@ function taskNode(kit: NodeKit, name: string, def: State): Config {
     states: {
       run: { entry: { type: 'runTask', params: p }, always: routes(kit, def, [{ guard: go(GO_WAIT), target: 'scheduled' }]) },
       scheduled: {
+        always: limitReached(kit),
         after: { taskTimeout: timeout },
-        on: { 'sfn.activity.started': { guard: 'ownTask', target: 'started', actions: { type: 'taskStarted', params: p } }, ...finishing, ...rearm('scheduled') },
+        on: {
+          'sfn.activity.started': { guard: 'ownTask', target: 'started', actions: { type: 'taskStarted', params: p } },
+          'sfn.activity.scheduleFailed': { guard: 'ownTask', target: 'settle', actions: { type: 'taskScheduleFailed', params: p } },
+          ...finishing,
+          ...rearm('scheduled'),
+        },
       },
       started: {
+        always: limitReached(kit),
         after: {
           taskTimeout: timeout,
           heartbeat: { guard: 'hasHeartbeat', target: 'settle', actions: { type: 'taskTimedOut', params: { ...p, heartbeat: true } } },

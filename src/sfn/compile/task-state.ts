@@ -82,6 +82,13 @@ export function taskFailed(s: Step, def: TaskState, error: string | undefined, c
   decideFault(s, def, { error: error ?? 'States.TaskFailed', cause: cause ?? '' });
 }
 
+/** The host could not dispatch the task: the state fails as after any task error. */
+export function taskScheduleFailed(s: Step, def: TaskState, error: string, cause: string): void {
+  s.record('ActivityScheduleFailed', { error, cause }, { taskKey: s.ctx.task!.key });
+  s.ctx.task = null;
+  decideFault(s, def, { error, cause });
+}
+
 export function taskTimedOut(s: Step, def: TaskState, heartbeat: boolean): void {
   const t = s.ctx.task!;
   const error = heartbeat ? 'States.HeartbeatTimeout' : 'States.Timeout';

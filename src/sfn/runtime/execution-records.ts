@@ -28,17 +28,37 @@ export interface SfnExecutionRecord {
 
 export const executionKey = (stateMachineName: string, name: string): string => `x.${kvToken(stateMachineName)}.${kvToken(name)}`;
 
-/** The records bucket: create is the name-uniqueness check, updates are compare-and-set. */
-export class ExecutionRecords {
-  constructor(private readonly kv: KV) {}
+/** The running-executions index: one key per RUNNING execution, listed by partition at recovery. */
+export const runningKey = (rec: Pick<SfnExecutionRecord, 'partition' | 'stateMachineName' | 'name'>): string =>
+  `r.${rec.partition}.${kvToken(rec.stateMachineName)}.${kvToken(rec.name)}`;
 
-  /** Creates the record; false when the name is taken (the caller reads the holder). */
+/** What an index key holds: enough to tell a key left by a start that crashed before its record. */
+interface RunningEntry { executionArn: string; startDate: number }
+
+/** An index key without its record is a start still on its way for this long; older, it is left over from a crash. */
+const ORPHAN_AFTER_MS = 5 * 60_000;
+
+/**
+ * The records bucket: create is the name-uniqueness check, updates are compare-and-set. Beside each
+ * record `x.<sm>.<name>`, a RUNNING execution has an index key `r.<partition>.<sm>.<name>`, written
+ * before the record and removed after its closing update, so the index holds every running
+ * execution (and, after a crash at the wrong moment, a few closed ones that `running` cleans up).
+ */
+export class ExecutionRecords {
+  constructor(private readonly kv: KV, private readonly now: () => number = Date.now) {}
+
+  /** Indexes and creates the record; false when the name is taken (the caller reads the holder). */
   async create(rec: SfnExecutionRecord): Promise<boolean> {
+    await this.kv.put(runningKey(rec), encode({ executionArn: rec.executionArn, startDate: rec.startDate } satisfies RunningEntry));
     try {
       await this.kv.create(executionKey(rec.stateMachineName, rec.name), encode(rec));
       return true;
     } catch (e) {
-      if ((e instanceof JetStreamApiError && e.code === JsCodes.StreamWrongLastSequence) || (e as { code?: number }).code === JsCodes.StreamWrongLastSequence) return false;
+      if ((e instanceof JetStreamApiError && e.code === JsCodes.StreamWrongLastSequence) || (e as { code?: number }).code === JsCodes.StreamWrongLastSequence) {
+        // Same name, same key: it stays while the holder runs.
+        if ((await this.get(rec.stateMachineName, rec.name))?.status !== 'RUNNING') await this.kv.purge(runningKey(rec));
+        return false;
+      }
       throw e;
     }
   }
@@ -48,15 +68,45 @@ export class ExecutionRecords {
     return e && e.operation === 'PUT' && e.value.length > 0 ? decode<SfnExecutionRecord>(e.value) : undefined;
   }
 
-  /** Writes the closing state (only one writer, the partition owner, changes a record after create). */
+  /** Writes the closing state (only one writer, the partition owner, changes a record after create), then leaves the index. */
   async close(rec: SfnExecutionRecord): Promise<void> {
     await this.kv.put(executionKey(rec.stateMachineName, rec.name), encode(rec));
+    await this.kv.purge(runningKey(rec));
   }
 
-  /** Every record of one state machine, or of all of them. */
-  async list(stateMachineName?: string): Promise<SfnExecutionRecord[]> {
+  /** Every record of one state machine. */
+  async list(stateMachineName: string): Promise<SfnExecutionRecord[]> {
+    return this.read(await this.keysOf(`x.${kvToken(stateMachineName)}.*`));
+  }
+
+  /** The RUNNING executions of one partition, from the index; index keys of closed executions are removed. */
+  async running(partition: number): Promise<SfnExecutionRecord[]> {
+    const index = await this.keysOf(`r.${partition}.>`);
+    const recs = await this.read(index.map((k) => `x.${k.slice(k.indexOf('.', 2) + 1)}`));
+    const byKey = new Map(recs.map((r) => [runningKey(r), r]));
+    const out: SfnExecutionRecord[] = [];
+    for (const k of index) {
+      const rec = byKey.get(k);
+      if (rec?.status === 'RUNNING') out.push(rec);
+      else if (rec || await this.orphan(k)) await this.kv.purge(k);
+    }
+    return out;
+  }
+
+  /** True for an index key whose record never came (a start that crashed in between), once it is old. */
+  private async orphan(key: string): Promise<boolean> {
+    const e = await this.kv.get(key);
+    if (!e || e.operation !== 'PUT' || e.value.length === 0) return false;
+    return this.now() - decode<RunningEntry>(e.value).startDate > ORPHAN_AFTER_MS;
+  }
+
+  private async keysOf(filter: string): Promise<string[]> {
     const keys: string[] = [];
-    for await (const k of await this.kv.keys(stateMachineName === undefined ? 'x.>' : `x.${kvToken(stateMachineName)}.*`)) keys.push(k);
+    for await (const k of await this.kv.keys(filter)) keys.push(k);
+    return keys;
+  }
+
+  private async read(keys: string[]): Promise<SfnExecutionRecord[]> {
     const out: SfnExecutionRecord[] = [];
     for (let i = 0; i < keys.length; i += 64) {
       const got = await Promise.all(keys.slice(i, i + 64).map((k) => this.kv.get(k)));

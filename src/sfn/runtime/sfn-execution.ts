@@ -5,6 +5,7 @@ import { HistoryConflictError, TransitionTooLargeError, type HistoryStore } from
 import type { SfnEventType, SfnRecord, SfnTaskRequest } from '../compile/contract.js';
 import type { SfnExecutionRecord } from './execution-records.js';
 import { asStored, type SfnStoredEvent } from './sfn-events.js';
+import { chunkEvents } from './transition-chunks.js';
 
 /** A Task state's activity task as the host tracks it (for tokens, dispatch and re-queueing). */
 export interface SfnTaskState {
@@ -12,6 +13,9 @@ export interface SfnTaskState {
   input: string;
   scheduledEventId: number;
   status: 'scheduled' | 'started' | 'closed';
+  /** The Task state that scheduled it and the id of its `TaskStateEntered` (for the cause of a failed dispatch). */
+  state?: string;
+  enteredEventId?: number;
 }
 
 /** The host's per-execution bookkeeping, persisted with every transition beside the root's snapshot. */
@@ -20,6 +24,8 @@ export interface SfnBook {
   /** The last event id each actor recorded (previousEventId of its next event). */
   last: Record<string, number>;
   tasks: Record<string, SfnTaskState>;
+  /** Per actor: the id and state name of its last `<Type>StateEntered`. */
+  entered?: Record<string, [number, string]>;
 }
 
 /** The `extra` payload of a Step Functions history message. */
@@ -113,8 +119,13 @@ export class SfnExecution {
       const id = ++this.book.lastEventId;
       c.events.push({ type: e.type, id, at, attrs: e.details ?? {}, prev: this.book.last[actorId] ?? 0 });
       this.book.last[actorId] = id;
+      if (e.type.endsWith('StateEntered')) (this.book.entered ??= {})[actorId] = [id, String(e.details?.name ?? '')];
       if (e.type === 'ActivityScheduled' && e.task) {
-        this.book.tasks[e.task.key] = { resource: e.task.resource, input: e.task.input, scheduledEventId: id, status: 'scheduled' };
+        const [enteredEventId, state] = this.book.entered?.[actorId] ?? [];
+        this.book.tasks[e.task.key] = {
+          resource: e.task.resource, input: e.task.input, scheduledEventId: id, status: 'scheduled',
+          ...(state !== undefined ? { state, enteredEventId } : {}),
+        };
         c.scheduled.push(e.task);
       } else if (e.taskKey && this.book.tasks[e.taskKey]) {
         if (e.type === 'ActivityStarted') { this.book.tasks[e.taskKey]!.status = 'started'; c.started.push(e.taskKey); }
@@ -132,25 +143,35 @@ export class SfnExecution {
     if (this.pending.length === 0 || this.dead) return [];
     const c = this.take();
     const extra: SfnTransitionExtra = { snapshot: this.actor?.getPersistedSnapshot(), book: this.book };
-    let lastErr: unknown;
-    for (let attempt = 0; attempt < APPEND_ATTEMPTS; attempt++) {
+    try {
       try {
-        this.lastSeq = await this.store.append(this.subject, this.rec.executionArn, asStored(c.events), this.lastSeq, this.writer, extra);
-        lastErr = undefined;
-        break;
+        await this.append(c.events, extra);
       } catch (e) {
-        lastErr = e;
-        if (e instanceof HistoryConflictError || e instanceof TransitionTooLargeError) break;
-        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+        if (!(e instanceof TransitionTooLargeError)) throw e;
+        // Too many events for one message: several messages in a row, each with the snapshot (a
+        // crash between them loses only the events of the later ones, never the state).
+        for (const run of chunkEvents(c.events, extra)) await this.append(run, extra);
       }
-    }
-    if (lastErr !== undefined) {
+    } catch (e) {
       // The live copy no longer matches the stored history: it must be rebuilt from the last message.
       this.kill();
-      throw lastErr;
+      throw e;
     }
     await this.onCommit(this, c);
     return c.events;
+  }
+
+  /** One history message behind the fence; transient failures are retried with the same msgID. */
+  private async append(events: SfnStoredEvent[], extra: SfnTransitionExtra): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        this.lastSeq = await this.store.append(this.subject, this.rec.executionArn, asStored(events), this.lastSeq, this.writer, extra);
+        return;
+      } catch (e) {
+        if (e instanceof HistoryConflictError || e instanceof TransitionTooLargeError || attempt + 1 >= APPEND_ATTEMPTS) throw e;
+        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+      }
+    }
   }
 
   /** Stops the actor; the execution must be rebuilt from its last history message before further use. */

@@ -7,11 +7,13 @@ import type { Nats } from '../../nats/infrastructure.js';
 import type { EngineClock } from '../../runtime/clock.js';
 import type { PartitionHost } from '../../runtime/partition-host.js';
 import type { Router } from '../../runtime/router.js';
+import type { Registry } from '../../registry/registry.js';
 import { parseArn } from '../arns.js';
+import { sfnKeys, type ActivityRecord } from '../records.js';
 import type { SfnExecutionInput, SfnExecutionOutput, SfnInputEvent } from '../compile/contract.js';
 import { ExecutionRecords, type SfnExecutionRecord } from './execution-records.js';
 import { MachineCache } from './machine-cache.js';
-import { HOST_ACTOR, SfnExecution, type SfnCommit, type SfnTransitionExtra } from './sfn-execution.js';
+import { HOST_ACTOR, SfnExecution, type SfnCommit, type SfnTaskState, type SfnTransitionExtra } from './sfn-execution.js';
 import { encodeSfnTaskToken, type SfnTaskRef } from './sfn-task-token.js';
 
 /** The pseudo-domain of Step Functions task lists (one per activity ARN) in AF_TASKS. */
@@ -22,6 +24,8 @@ export interface SfnHostDeps {
   store: HistoryStore;
   queues: TaskQueues;
   router: Router;
+  /** Where the host checks that a scheduled task's activity exists. */
+  registry: Registry;
   clock: EngineClock;
   log: Logger;
   inspect?: Observer<InspectionEvent>;
@@ -36,6 +40,10 @@ export interface SfnStopPayload { executionArn: string; error?: string; cause?: 
 export interface SfnActivityTask { taskToken: string; input: string }
 
 const RECOVERY_CONCURRENCY = 32;
+
+/** AWS's cause when a Task state's activity is gone at scheduling time. */
+const missingActivityCause = (t: SfnTaskState): string =>
+  `An error occurred while executing the state '${t.state ?? ''}' (entered at the event id #${t.enteredEventId ?? 0}). The activity ${t.resource} does not exist.`;
 
 /** A task message names its task by `<key>@<executionArn>` (msgIDs of AF_TASKS must be unique across executions). */
 const taskRunId = (executionArn: string, key: string): string => `${key}@${executionArn}`;
@@ -54,7 +62,7 @@ export class SfnHost implements PartitionHost {
   private readonly machines: MachineCache;
 
   constructor(private readonly d: SfnHostDeps) {
-    this.records = new ExecutionRecords(d.nats.sfnExecutions);
+    this.records = new ExecutionRecords(d.nats.sfnExecutions, () => d.clock.now());
     this.machines = new MachineCache(d.clock, { record: (system, actorId, e) => this.bySystem.get(system as object)?.record(actorId, e) });
   }
 
@@ -197,16 +205,34 @@ export class SfnHost implements PartitionHost {
       x.taskSeqs.delete(key);
       if (seq !== undefined) await this.d.queues.remove(seq);
     }
+    const undeliverable: SfnInputEvent[] = [];
     for (const task of c.scheduled) {
       const t = x.book.tasks[task.key];
       if (t?.status !== 'scheduled') continue;
+      if (!(await this.activityExists(task.resource))) {
+        undeliverable.push({ type: 'sfn.activity.scheduleFailed', key: task.key, error: 'States.Runtime', cause: missingActivityCause(t) });
+        continue;
+      }
       const seq = await this.d.queues.dispatch(this.taskMessage(x, task.key, t.scheduledEventId));
       if (seq !== undefined) x.taskSeqs.set(task.key, seq);
+    }
+    if (undeliverable.length > 0 && !x.done) {
+      // ActivityScheduleFailed and what follows from it: the next transition (whose own commit closes the execution if it ended).
+      for (const e of undeliverable) x.actor!.send(e);
+      await x.flush();
+      return;
     }
     if (x.done) {
       const out = x.actor!.getSnapshot().output as SfnExecutionOutput;
       await this.closeRecord(x, out, c.events.at(-1)?.at ?? this.d.clock.now());
     }
+  }
+
+  /** Whether the activity an ARN names exists (the registry's cache, kept current by its watch). */
+  private async activityExists(arn: string): Promise<boolean> {
+    let name: string;
+    try { ({ name } = parseArn(arn, 'activity', 'Resource')); } catch { return false; }
+    return (await this.d.registry.get<ActivityRecord>(sfnKeys.activity(name))).value?.arn === arn;
   }
 
   private async closeRecord(x: SfnExecution, out: SfnExecutionOutput, stopDate: number): Promise<void> {
@@ -308,7 +334,7 @@ export class SfnHost implements PartitionHost {
 
   /** Rebuilds the running executions of these partitions from their last history messages. */
   async recover(partitions: ReadonlySet<number>, _totalPartitions: number): Promise<number> {
-    const recs = (await this.records.list()).filter((r) => r.status === 'RUNNING' && partitions.has(r.partition));
+    const recs = (await Promise.all([...partitions].map((p) => this.records.running(p)))).flat();
     let n = 0;
     let i = 0;
     await Promise.all(Array.from({ length: RECOVERY_CONCURRENCY }, async () => {
