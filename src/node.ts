@@ -27,6 +27,7 @@ import { recordOf, sameVisibility, VisibilityPublisher } from './visibility/visi
 import { clusterPartitionCount } from './cluster/partition-count.js';
 import { LeaseStore } from './cluster/lease-store.js';
 import { LeaseManager } from './cluster/lease-manager.js';
+import { assertNoClusterPeers } from './cluster/static-node-guard.js';
 import { ClusterMetrics } from './cluster/cluster-metrics.js';
 
 /** A running engine node. */
@@ -73,6 +74,10 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const s = subjects(resolved.prefix);
   const inspector = options.inspect ? await startInspector(options.inspect === true ? {} : options.inspect, log.child({ c: 'inspect' })) : undefined;
   const nats = await openNats(resolved.natsUrl, s, { name: `actorflow-${resolved.nodeName}`, auth: resolved.natsAuth, replicas: resolved.replicas });
+  if (!resolved.cluster && !options.ownPartitions) {
+    await assertNoClusterPeers(nats.nc, s, resolved.leaseTtlMs, nats.replicas, resolved.nodeName)
+      .catch(async (e: unknown) => { await nats.nc.close(); inspector?.stop(); throw e; });
+  }
   // In a cluster every node uses the partition count the first node stored.
   const config: NodeConfig = !resolved.cluster ? resolved
     : Object.freeze({ ...resolved, partitions: await clusterPartitionCount(nats.nc, s, resolved.partitions, nats.replicas, log.child({ c: 'cluster' })) });

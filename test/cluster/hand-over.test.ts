@@ -125,3 +125,16 @@ describe('partition leases on two nodes', () => {
     await until(() => owned(c).length === 4, { timeoutMs: 8000, message: 'node-c took its half' });
   }, 20_000);
 });
+
+describe('a node started without cluster mode', () => {
+  it('refuses to start where clustered nodes hold live leases, and starts once they are gone', async () => {
+    // Its own prefix: a cluster of its own on the same server, apart from the nodes above.
+    const peer = await start('node-c', { prefix: 'guard' });
+    await expect(startNode({ natsUrl: server.url, prefix: 'guard', partitions: P, nodeName: 'static-node', logger }))
+      .rejects.toThrow(/clustered engine nodes \(node-c\) hold partition leases on this NATS: start this node with AF_CLUSTER=1/);
+    await peer.stop(); // a graceful stop deletes its leases and its membership at once
+    const alone = await startNode({ natsUrl: server.url, prefix: 'guard', partitions: P, nodeName: 'static-node', logger });
+    nodes.push(alone);
+    expect(owned(alone)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+});
