@@ -73,7 +73,9 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const httpConfig = options.http && resolveHttpOptions(options.http);
   const s = subjects(resolved.prefix);
   const inspector = options.inspect ? await startInspector(options.inspect === true ? {} : options.inspect, log.child({ c: 'inspect' })) : undefined;
+  const started = Date.now();
   const nats = await openNats(resolved.natsUrl, s, { name: `actorflow-${resolved.nodeName}`, auth: resolved.natsAuth, replicas: resolved.replicas });
+  log.info({ ms: Date.now() - started, replicas: nats.replicas }, 'connected to NATS; streams and buckets ready');
   if (!resolved.cluster && !options.ownPartitions) {
     await assertNoClusterPeers(nats.nc, s, resolved.leaseTtlMs, nats.replicas, resolved.nodeName)
       .catch(async (e: unknown) => { await nats.nc.close(); inspector?.stop(); throw e; });
@@ -92,6 +94,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const visibility = new VisibilityIndex(nats.js, nats.jsm, s, log.child({ c: 'visibility' }));
   const visPublisher = new VisibilityPublisher(nats.js, s, log.child({ c: 'visibility' }));
   await visibility.start();
+  log.info({ ms: Date.now() - started }, 'registry and visibility index loaded');
   const retention = new Retention(nats.js, nats.jsm, s, clock, log.child({ c: 'retention' }));
   const owner: PartitionOwner = new PartitionOwner(nats, store, queues, createMachineSet(clock, inspector?.inspect), log.child({ c: 'owner' }), {
     sleepAfterMs: config.sleepAfterMs,

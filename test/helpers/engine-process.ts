@@ -24,7 +24,8 @@ export interface EngineProcess {
 }
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const READY_TIMEOUT_MS = 20_000;
+// Generous: a node starting on a busy 2-core machine (three nats-servers, two engines under load) can take a while.
+const READY_TIMEOUT_MS = 45_000;
 const MAX_LOG_CHARS = 64 * 1024;
 
 /**
