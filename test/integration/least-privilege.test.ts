@@ -38,7 +38,8 @@ async function startSecuredNats(extra = ''): Promise<SecuredNats> {
   const dir = await mkdtemp(join(tmpdir(), 'actorflow-auth-'));
   const file = join(dir, 'nats.conf');
   await writeFile(file, `${conf.slice(conf.indexOf('authorization {'))}\n${extra}\n`);
-  const passwords = { engine: randomBytes(12).toString('hex'), worker: randomBytes(12).toString('hex') };
+  // A letter first: nats-server parses an environment value that starts with digits as a number (`98e7…` fails).
+  const passwords = { engine: `p${randomBytes(12).toString('hex')}`, worker: `p${randomBytes(12).toString('hex')}` };
   const server = await startNatsServer({
     args: ['-c', file], env: { AF_NATS_ENGINE_PASSWORD: passwords.engine, AF_NATS_WORKER_PASSWORD: passwords.worker },
   });
