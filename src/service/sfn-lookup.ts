@@ -10,10 +10,8 @@ export interface Held<T> { value: T; revision: number }
  * The activity an ARN names, or undefined. An ARN of another region or account names nothing here.
  * Bad ARNs throw InvalidArn (or ValidationException when missing).
  */
-export async function findActivity(ctx: ServiceContext, arn: unknown, member = 'activityArn'): Promise<Held<ActivityRecord> | undefined> {
-  const { name } = parseArn(arn, 'activity', member);
-  const got = await ctx.registry.get<ActivityRecord>(sfnKeys.activity(name));
-  return got.value && got.value.arn === arn ? { value: got.value, revision: got.revision } : undefined;
+export function findActivity(ctx: ServiceContext, arn: unknown, member = 'activityArn'): Promise<Held<ActivityRecord> | undefined> {
+  return findByArn<ActivityRecord>(ctx, arn, member, 'activity', sfnKeys.activity);
 }
 
 /** The activity an ARN names, or ActivityDoesNotExist. */
@@ -24,9 +22,15 @@ export async function requireActivity(ctx: ServiceContext, arn: unknown, member 
 }
 
 /** The state machine an ARN names, or undefined (see findActivity). */
-export async function findStateMachine(ctx: ServiceContext, arn: unknown, member = 'stateMachineArn'): Promise<Held<StateMachineRecord> | undefined> {
-  const { name } = parseArn(arn, 'stateMachine', member);
-  const got = await ctx.registry.get<StateMachineRecord>(sfnKeys.stateMachine(name));
+export function findStateMachine(ctx: ServiceContext, arn: unknown, member = 'stateMachineArn'): Promise<Held<StateMachineRecord> | undefined> {
+  return findByArn<StateMachineRecord>(ctx, arn, member, 'stateMachine', sfnKeys.stateMachine);
+}
+
+/** The registry record named by an ARN of this kind, when its stored ARN is exactly that one. */
+async function findByArn<T extends { arn: string }>(ctx: ServiceContext, arn: unknown, member: string,
+  kind: 'activity' | 'stateMachine', key: (name: string) => string): Promise<Held<T> | undefined> {
+  const { name } = parseArn(arn, kind, member);
+  const got = await ctx.registry.get<T>(key(name));
   return got.value && got.value.arn === arn ? { value: got.value, revision: got.revision } : undefined;
 }
 
