@@ -161,19 +161,30 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const node: EngineNode = {
     config, nats, ctx, owner, router, log, metrics, inspector, leases,
     async stop() {
+      // Each phase's ms go into the log line: a slow stop names the phase that waited.
+      const phases: Record<string, number> = {};
+      let mark = Date.now();
+      const lap = (name: string) => { const now = Date.now(); phases[name] = now - mark; mark = now; };
+      const t0 = mark;
       const httpDrained = node.http?.drain(); // refuses new HTTP requests at once
       queues.close();
       await httpDrained;
+      lap('http');
       await api.drain();
+      lap('api');
       await leases?.stop(); // hands every partition over at once
+      lap('leases');
       router.stop();
       registry.stop();
       await owner.stop();
       await sfn.stop();
+      lap('owners');
       inspector?.stop();
       retention.stop();
       visibility.stop();
       await nats.nc.drain();
+      lap('nats');
+      log.info({ ms: Date.now() - t0, phases }, 'engine node stopped');
     },
   };
   if (httpConfig) {

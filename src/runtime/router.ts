@@ -88,9 +88,14 @@ export class Router {
   /** Starts serving a partition this node now owns. */
   serve(p: number): void {
     if (this.subs.has(p)) return;
-    const sub = this.nc.subscribe(this.s.partitionWildcard(p), {
+    const sub: Subscription = this.nc.subscribe(this.s.partitionWildcard(p), {
       callback: (err, m) => {
         if (err) return;
+        // Arrived while the partition was being released: the caller retries with the new owner.
+        if (this.subs.get(p) !== sub) {
+          m.respond(encode(faultToWire(new Fault('InternalFailure', `partition ${p} changed owner; retry`))));
+          return;
+        }
         const op = m.subject.slice(m.subject.lastIndexOf('.') + 1);
         const fn = this.handlers.get(op);
         void (async () => {
@@ -108,8 +113,11 @@ export class Router {
   }
 
   release(p: number): void {
-    this.subs.get(p)?.unsubscribe();
+    const sub = this.subs.get(p);
     this.subs.delete(p);
+    // Drain, not unsubscribe: a request already on its way is answered (retry) instead of being
+    // dropped, which left its caller waiting OWNER_TIMEOUT_MS (and a stopping node's API drain with it).
+    sub?.drain().catch(() => undefined);
   }
 
   stop(): void {

@@ -47,12 +47,13 @@ export class ActorFlowClient {
   /**
    * Calls one action; polls get a long timeout: the poll time asked for (`afPollTimeoutMs`) plus a
    * grace, so a poll held by an engine that died is given up soon after the engine would have answered.
+   * `opts.timeoutMs` overrides the wait for the answer (a caller that retries may want it shorter).
    */
-  async call<T = Record<string, any>>(action: string, input: object = {}): Promise<T> {
+  async call<T = Record<string, any>>(action: string, input: object = {}, opts: { timeoutMs?: number } = {}): Promise<T> {
     const asked = (input as { afPollTimeoutMs?: unknown }).afPollTimeoutMs;
     const longPoll = action.startsWith('PollFor') || action === 'GetActivityTask';
-    const timeout = !longPoll ? CALL_TIMEOUT_MS
-      : typeof asked === 'number' && asked > 0 ? Math.min(asked + POLL_GRACE_MS, POLL_TIMEOUT_MS) : POLL_TIMEOUT_MS;
+    const timeout = opts.timeoutMs ?? (!longPoll ? CALL_TIMEOUT_MS
+      : typeof asked === 'number' && asked > 0 ? Math.min(asked + POLL_GRACE_MS, POLL_TIMEOUT_MS) : POLL_TIMEOUT_MS);
     const m = await this.nc.request(`${this.prefix}.api.${action}`, encode(input), { timeout });
     const reply = decode<WireReply<T>>(m.data);
     if ('fault' in reply) throw new Fault(reply.fault.name, reply.fault.message);

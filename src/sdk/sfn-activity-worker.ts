@@ -1,6 +1,36 @@
 import { setMaxListeners } from 'node:events';
+import { isFault } from '../domain/faults.js';
 import type { ActorFlowClient } from './client.js';
 import { PollerPool } from './poller.js';
+
+/** One attempt at an answer waits this long: an engine node that died holding the request never replies. */
+const ANSWER_ATTEMPT_MS = 3000;
+const ANSWER_ATTEMPTS = 8;
+
+/** A failure after which the answer may not have arrived, and sending it again is safe. */
+function transient(e: unknown): boolean {
+  const name = (e as { name?: string } | undefined)?.name;
+  if (name === 'TimeoutError' || name === 'NoRespondersError') return true;
+  return isFault(e, 'ThrottlingException') || isFault(e, 'InternalFailure');
+}
+
+/**
+ * SendTaskSuccess/Failure, sent again while the engine may not have received it (a node stopping or
+ * killed while it held the request; its partitions are taken over within the lease TTL). After a lost
+ * attempt, TaskTimedOut or TaskDoesNotExist may mean the earlier attempt closed the task: that is done.
+ */
+async function answer(client: ActorFlowClient, action: string, input: object): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.call(action, input, { timeoutMs: ANSWER_ATTEMPT_MS });
+      return;
+    } catch (e) {
+      if (attempt > 1 && (isFault(e, 'TaskTimedOut') || isFault(e, 'TaskDoesNotExist'))) return;
+      if (!transient(e) || attempt >= ANSWER_ATTEMPTS) throw e;
+      await new Promise((r) => setTimeout(r, 100 * attempt));
+    }
+  }
+}
 
 export interface SfnActivityContext {
   /** SendTaskHeartbeat: restarts the task's heartbeat window. */
@@ -29,7 +59,8 @@ export interface SfnActivityWorker {
 
 /**
  * A Step Functions activity worker over NATS: GetActivityTask long polls, then SendTaskSuccess with
- * the handler's result, or SendTaskFailure with error = err.name and cause = err.message.
+ * the handler's result, or SendTaskFailure with error = err.name and cause = err.message. An answer
+ * lost with an engine node (timeout, node shutting down) is sent again.
  */
 export function startSfnActivityWorker(client: ActorFlowClient, o: SfnActivityWorkerOptions): SfnActivityWorker {
   const stopping = new AbortController();
@@ -64,10 +95,10 @@ export function startSfnActivityWorker(client: ActorFlowClient, o: SfnActivityWo
         output = await o.handler(JSON.parse(input), ctx);
       } catch (e) {
         const err = e instanceof Error ? e : new Error(String(e));
-        await client.call('SendTaskFailure', { taskToken, error: err.name.slice(0, 256), cause: err.message.slice(0, 32_768) });
+        await answer(client, 'SendTaskFailure', { taskToken, error: err.name.slice(0, 256), cause: err.message.slice(0, 32_768) });
         return;
       }
-      await client.call('SendTaskSuccess', { taskToken, output: JSON.stringify(output ?? null) });
+      await answer(client, 'SendTaskSuccess', { taskToken, output: JSON.stringify(output ?? null) });
     } finally {
       stopping.signal.removeEventListener('abort', stopTask);
     }

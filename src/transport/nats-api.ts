@@ -14,6 +14,8 @@ const QUEUE = 'af-api';
 export class NatsApiServer {
   private sub: Subscription | undefined;
   private inflight = 0;
+  /** Requests in flight by action (named in the log when a drain gives up on them). */
+  private readonly running = new Map<string, number>();
   private draining = false;
 
   constructor(private readonly nc: NatsConnection, private readonly ctx: ServiceContext,
@@ -26,7 +28,11 @@ export class NatsApiServer {
         if (err || !m.reply) return;
         const action = m.subject.slice(m.subject.lastIndexOf('.') + 1);
         this.inflight++;
-        void this.handle(action, m.data).then((reply) => m.respond(encode(reply))).finally(() => { this.inflight--; });
+        this.running.set(action, (this.running.get(action) ?? 0) + 1);
+        void this.handle(action, m.data).then((reply) => m.respond(encode(reply))).finally(() => {
+          this.inflight--;
+          this.running.set(action, this.running.get(action)! - 1);
+        });
       },
     });
   }
@@ -51,5 +57,6 @@ export class NatsApiServer {
     this.sub?.unsubscribe();
     const until = Date.now() + timeoutMs;
     while (this.inflight > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    if (this.inflight > 0) this.log.warn({ inflight: Object.fromEntries([...this.running].filter(([, n]) => n > 0)) }, 'API drain gave up on requests still in flight');
   }
 }

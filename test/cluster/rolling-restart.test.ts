@@ -30,9 +30,14 @@ describe('rolling restart of the engine nodes under load', () => {
           const exit = await c.engines[i]!.exited;
           expect(exit).toEqual({ code: 0, signal: null });
           const stoppedMs = Date.now() - t0;
+          // The node logs how long each phase of its stop took (a slow stop names the phase that waited).
+          const stopLine = c.engines[i]!.output().split('\n').find((l) => l.includes('"engine node stopped"'));
+          const phases = stopLine ? JSON.stringify((JSON.parse(stopLine) as { phases: object }).phases) : '(no stop line)';
+          const gaveUp = c.engines[i]!.output().split('\n').find((l) => l.includes('API drain gave up'));
+          if (gaveUp) console.log(gaveUp);
           const e = await c.restart(i);
           await untilBalanced(c, 3);
-          steps.push(`${engineName(i)}: stopped in ${stoppedMs} ms, ready again ${e.readyAt - t0} ms after SIGTERM, balanced ${Date.now() - t0} ms after (${t.closed.size}/300 completed)`);
+          steps.push(`${engineName(i)}: stopped in ${stoppedMs} ms ${phases}, ready again ${e.readyAt - t0} ms after SIGTERM, balanced ${Date.now() - t0} ms after (${t.closed.size}/300 completed)`);
         }
       },
     });

@@ -159,7 +159,10 @@ export class SfnHost implements PartitionHost {
   private async reload(executionArn: string): Promise<SfnExecution | undefined> {
     const { name, stateMachineName } = parseArn(executionArn, 'execution', 'executionArn');
     const rec = await this.records.get(stateMachineName!, name);
-    if (!rec || rec.executionArn !== executionArn || rec.status !== 'RUNNING' || !this.d.router.owns(rec.partition)) return undefined;
+    if (!rec || rec.executionArn !== executionArn || rec.status !== 'RUNNING') return undefined;
+    // A request that reached this node as it handed the partition over: its new owner answers a retry
+    // (answering "no such task" here would lose a worker's SendTaskSuccess).
+    if (!this.d.router.owns(rec.partition)) throw new Fault('InternalFailure', `the partition of ${executionArn} is changing owner; retry`);
     return this.restore(rec);
   }
 
@@ -350,12 +353,21 @@ export class SfnHost implements PartitionHost {
     return n;
   }
 
-  async releasePartition(partition: number): Promise<void> {
-    for (const [arn, x] of this.live) {
-      if (x.rec.partition !== partition) continue;
-      this.live.delete(arn);
-      x.kill();
-    }
+  /**
+   * Drops a partition's executions. Operations already queued on them finish first (bounded by
+   * `settleMs`), so a graceful hand-over leaves their transitions in history for the next owner;
+   * requests arriving meanwhile are told to retry (the router no longer serves the partition).
+   */
+  async releasePartition(partition: number, settleMs = 2000): Promise<void> {
+    const going = [...this.live].filter(([, x]) => x.rec.partition === partition);
+    for (const [arn] of going) this.live.delete(arn);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(going.map(([, x]) => x.settled())),
+      new Promise((r) => { timer = setTimeout(r, settleMs); }),
+    ]);
+    clearTimeout(timer);
+    for (const [, x] of going) x.kill();
   }
 
   /** Graceful stop: operations already queued finish, then every actor stops (nothing is written). */
