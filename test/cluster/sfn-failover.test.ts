@@ -44,7 +44,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-interface Ev { id: number; type: string; previousEventId: number; timestamp: number }
+interface Ev { id: number; type: string; previousEventId: number; timestamp: number; activityTimedOutEventDetails?: { error?: string; cause?: string } }
 const history = async (executionArn: string) =>
   (await client.call<{ events: Ev[] }>('GetExecutionHistory', { executionArn, maxResults: 1000 })).events;
 const describeExecution = (executionArn: string) =>
@@ -59,6 +59,17 @@ const EXPECTED_EVENTS = [
 ];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The event types with every timed-out attempt (ActivityScheduled, ActivityStarted?, ActivityTimedOut) taken out. */
+function withoutLostAttempts(types: string[]): string[] {
+  const out: string[] = [];
+  for (const t of types) {
+    if (t !== 'ActivityTimedOut') { out.push(t); continue; }
+    if (out.at(-1) === 'ActivityStarted') out.pop();
+    expect(out.pop()).toBe('ActivityScheduled');
+  }
+  return out;
+}
+
 describe('Step Functions executions under partition failover', () => {
   it('40 executions succeed through a graceful stop, a joining node and a SIGKILLed node', async () => {
     const a = await start('sfn-a');
@@ -67,7 +78,13 @@ describe('Step Functions executions under partition failover', () => {
 
     const act = async () => (await client.call<{ activityArn: string }>('CreateActivity', { name: freshName('act') })).activityArn;
     const [first, second] = [await act(), await act()];
-    const task = (resource: string, next: object) => ({ Type: 'Task', Resource: resource, HeartbeatSeconds: 10, TimeoutSeconds: 60, ...next });
+    // A task started by a node that is then SIGKILLed before its reply reaches the worker is held by
+    // nobody (AWS has the same gap): the heartbeat timeout ends it and Retry schedules it again, as a
+    // production state machine would.
+    const task = (resource: string, next: object) => ({
+      Type: 'Task', Resource: resource, HeartbeatSeconds: 5, TimeoutSeconds: 60,
+      Retry: [{ ErrorEquals: ['States.Timeout'], IntervalSeconds: 1, MaxAttempts: 3 }], ...next,
+    });
     const definition = {
       StartAt: 'Prepare',
       States: {
@@ -147,20 +164,27 @@ describe('Step Functions executions under partition failover', () => {
     await until(async () => {
       for (const r of runs) if ((await describeExecution(r.executionArn)).status === 'RUNNING') return false;
       return true;
-    }, { timeoutMs: 25_000, intervalMs: 250, message: 'every execution closed' });
+    }, { timeoutMs: 40_000, intervalMs: 250, message: 'every execution closed' });
 
     if (workerErrors.length > 0) console.log(`worker errors: ${workerErrors.map((e) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e))).join('; ')}`);
+    let retried = 0;
     for (const r of runs) {
       const d = await describeExecution(r.executionArn);
       expect({ n: r.n, status: d.status, error: d.error, cause: d.cause }).toEqual({ n: r.n, status: 'SUCCEEDED', error: undefined, cause: undefined });
       expect(JSON.parse(d.output!)).toEqual({ n: r.n, doubled: 2 * r.n, plusOne: 2 * r.n + 1 });
       const h = await history(r.executionArn);
       expect(h.map((e) => e.id)).toEqual(h.map((_, i) => i + 1));
-      expect(h.map((e) => e.type)).toEqual(EXPECTED_EVENTS);
+      // Attempts lost with the killed node appear as ActivityScheduled, [ActivityStarted,] ActivityTimedOut
+      // (States.HeartbeatTimeout) before the attempt that succeeded.
+      const lost = h.filter((e) => e.type === 'ActivityTimedOut');
+      retried += lost.length;
+      for (const e of lost) expect(e.activityTimedOutEventDetails?.error).toBe('States.HeartbeatTimeout');
+      expect(withoutLostAttempts(h.map((e) => e.type))).toEqual(EXPECTED_EVENTS);
       const entered = h.find((e) => e.type === 'WaitStateEntered')!;
       const exited = h.find((e) => e.type === 'WaitStateExited')!;
       // Timestamps are epoch seconds: the Wait fired no more than ~1 s before its deadline.
       expect(exited.timestamp - entered.timestamp).toBeGreaterThanOrEqual(WAIT_S - 1);
     }
-  }, 60_000);
+    console.log(`sfn failover: ${retried} attempt(s) lost with the killed node and retried`);
+  }, 75_000);
 });
