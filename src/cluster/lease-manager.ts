@@ -41,6 +41,8 @@ export class LeaseManager implements OwnedLeases {
   /** The last lease seen per partition: an expired lease leaves the bucket (max_age), yet the takeover is logged with it. */
   private readonly lastSeen = new Map<number, LeaseEntry>();
   private timer: NodeJS.Timeout | undefined;
+  private renewTimer: NodeJS.Timeout | undefined;
+  private renewing: Promise<void> | undefined;
   private ticking: Promise<void> | undefined;
   private again = false;
   private watcher: { stop(): void } | undefined;
@@ -58,6 +60,9 @@ export class LeaseManager implements OwnedLeases {
 
   /** Joins the cluster and takes this node's first share (recovered and served on return). */
   async start(): Promise<void> {
+    // Renewals run on their own clock: a balancing round that rebuilds a large partition can take
+    // longer than the lease TTL, and the leases already held must not expire meanwhile.
+    this.renewTimer = setInterval(() => { void this.renew(); }, this.opts.renewMs);
     await this.tick();
     this.timer = setInterval(() => { void this.tick(); }, this.opts.renewMs);
     // A lease deleted by a graceful hand-over is taken at once, not at the next round.
@@ -78,7 +83,16 @@ export class LeaseManager implements OwnedLeases {
     return new Map([...this.held].filter(([, h]) => h.serving).map(([p, h]) => [p, h.lease.since]));
   }
 
-  /** One round: renew, then balance. Rounds never overlap (a long recovery delays the next one). */
+  /** One renewal of membership and every held lease at a time (a slow one skips the next beat). */
+  private renew(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.renewing ??= this.renewAll()
+      .catch((err: unknown) => this.log.warn({ err }, 'lease renewal failed'))
+      .finally(() => { this.renewing = undefined; });
+    return this.renewing;
+  }
+
+  /** One round: renew, then balance. Rounds never overlap (renewals go on during a long recovery). */
   tick(): Promise<void> {
     if (this.ticking) {
       this.again = true;
@@ -95,7 +109,7 @@ export class LeaseManager implements OwnedLeases {
 
   private async round(): Promise<void> {
     if (this.stopped) return;
-    await this.renewAll();
+    await this.renew();
     if (this.stopped) return;
     await this.balance();
   }
@@ -152,8 +166,13 @@ export class LeaseManager implements OwnedLeases {
     const set = new Set(got.map((g) => g.p));
     const t0 = Date.now();
     let recovered = 0;
+    const hostMs: number[] = [];
     try {
-      for (const h of this.hosts) recovered += await h.recover(set, this.opts.partitions);
+      for (const h of this.hosts) {
+        const t = Date.now();
+        recovered += await h.recover(set, this.opts.partitions);
+        hostMs.push(Date.now() - t);
+      }
     } catch (err) {
       this.log.error({ err, partitions: [...set] }, 'recovery of taken partitions failed; handing them back');
       for (const p of set) await this.handOver(p);
@@ -170,7 +189,7 @@ export class LeaseManager implements OwnedLeases {
       this.metrics?.changed(takenOver ? 'taken_over' : 'acquired');
       this.log.info({
         partition: p, epoch: h.lease.epoch, from, previousLeaseAgeMs: prev ? now - prev.since : undefined,
-        silentForMs: prev ? now - prev.writtenAt : undefined, recoverMs: Date.now() - t0, recovered,
+        silentForMs: prev ? now - prev.writtenAt : undefined, recoverMs: Date.now() - t0, hostMs, recovered,
       }, takenOver ? 'partition taken over' : 'partition acquired');
     }
   }
@@ -220,8 +239,10 @@ export class LeaseManager implements OwnedLeases {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.renewTimer) clearInterval(this.renewTimer);
     this.watcher?.stop();
     await this.ticking;
+    await this.renewing;
     await Promise.all([...this.held.keys()].map((p) => this.handOver(p)));
     await this.store.leave(this.opts.node).catch(() => undefined);
   }

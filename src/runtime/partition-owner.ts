@@ -475,11 +475,13 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
     const runs = [...this.live.entries()].filter(([, r]) => r.key.partition === partition);
     for (const [, run] of runs) run.freeze();
     let timer: NodeJS.Timeout | undefined;
+    const busy = new Set(runs.map(([id]) => id));
     await Promise.race([
-      Promise.all(runs.map(([, r]) => r.settled())),
+      Promise.all(runs.map(([id, r]) => r.settled().then(() => busy.delete(id)))),
       new Promise((r) => { timer = setTimeout(r, settleMs); }),
     ]);
     clearTimeout(timer);
+    if (busy.size > 0) this.log.warn({ partition, busy: [...busy].slice(0, 5), count: busy.size }, 'runs still busy when the partition was released');
     this.wakeups.removeWhere(inP);
     for (const [id, run] of runs) {
       run.kill();
