@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engineName, startEngineCluster, untilBalanced, type EngineCluster } from '../helpers/engine-cluster.js';
+import { describe, expect, it } from 'vitest';
+import { engineName, useBalancedEngineCluster } from '../helpers/engine-cluster.js';
 import { runOrdersThrough } from '../helpers/cluster-load.js';
 
 /**
@@ -7,19 +7,11 @@ import { runOrdersThrough } from '../helpers/cluster-load.js';
  * while 300 order workflows run. Its leases expire, the survivors take its partitions, rebuild
  * their open runs from history and serve them again; every workflow completes with a whole history.
  */
-let c: EngineCluster;
-
-beforeAll(async () => {
-  c = await startEngineCluster();
-  await untilBalanced(c, 3);
-}, 60_000);
-
-afterAll(async () => {
-  await c?.stop();
-});
+const cluster = useBalancedEngineCluster();
 
 describe('engine node SIGKILLed in a 3-node cluster', () => {
   it('300 workflows complete; the dead node\'s partitions are served again within 10 s', async () => {
+    const c = cluster();
     const victim = 1;
     let servedMs = 0;
     let lost: number[] = [];

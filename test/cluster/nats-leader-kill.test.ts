@@ -1,7 +1,7 @@
 import { jetstreamManager } from '@nats-io/jetstream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { subjects } from '../../src/nats/subjects.js';
-import { startEngineCluster, untilBalanced, type EngineCluster } from '../helpers/engine-cluster.js';
+import { useBalancedEngineCluster } from '../helpers/engine-cluster.js';
 import { runOrdersThrough } from '../helpers/cluster-load.js';
 
 /**
@@ -9,19 +9,11 @@ import { runOrdersThrough } from '../helpers/cluster-load.js';
  * leads the history stream is SIGKILLed while 300 order workflows run. JetStream elects a new
  * leader; the engines reconnect; no acknowledged event is lost and every workflow completes.
  */
-let c: EngineCluster;
-
-beforeAll(async () => {
-  c = await startEngineCluster();
-  await untilBalanced(c, 3);
-}, 60_000);
-
-afterAll(async () => {
-  await c?.stop();
-});
+const cluster = useBalancedEngineCluster();
 
 describe('history stream leader SIGKILLed in a 3-server NATS cluster', () => {
   it('no acknowledged event is lost and all 300 workflows complete', async () => {
+    const c = cluster();
     const jsm = await jetstreamManager(c.nc);
     const stream = subjects().streams.history;
     const before = await jsm.streams.info(stream);

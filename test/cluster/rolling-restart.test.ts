@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engineName, startEngineCluster, untilBalanced, type EngineCluster } from '../helpers/engine-cluster.js';
+import { describe, expect, it } from 'vitest';
+import { engineName, untilBalanced, useBalancedEngineCluster } from '../helpers/engine-cluster.js';
 import { runOrdersThrough } from '../helpers/cluster-load.js';
 
 /**
@@ -7,19 +7,11 @@ import { runOrdersThrough } from '../helpers/cluster-load.js';
  * other (SIGTERM: the node hands its partitions over at once; then it starts again and takes its
  * share back) while 300 order workflows run: every workflow completes with a whole history.
  */
-let c: EngineCluster;
-
-beforeAll(async () => {
-  c = await startEngineCluster();
-  await untilBalanced(c, 3);
-}, 60_000);
-
-afterAll(async () => {
-  await c?.stop();
-});
+const cluster = useBalancedEngineCluster();
 
 describe('rolling restart of the engine nodes under load', () => {
   it('every one of 300 workflows completes', async () => {
+    const c = cluster();
     const steps: string[] = [];
     const { elapsedMs } = await runOrdersThrough(c, {
       count: 300, disruptAfter: 30, closeTimeoutMs: 60_000,

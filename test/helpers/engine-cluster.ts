@@ -1,4 +1,5 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { afterAll, beforeAll } from 'vitest';
 import { readClusterStatus } from '../../src/cluster/cluster-status.js';
 import { encode } from '../../src/nats/codec.js';
 import { spawnEngine, type EngineProcess } from './engine-process.js';
@@ -73,4 +74,23 @@ export async function untilBalanced(c: EngineCluster, nodes: number, timeoutMs =
     const owners = new Set(st.leases.filter((l) => l.node).map((l) => l.node));
     return st.partitions !== undefined && st.leases.filter((l) => l.node).length === st.partitions && owners.size === nodes;
   }, { timeoutMs, intervalMs: 200, message: `leases spread over ${nodes} nodes` });
+}
+
+/**
+ * A test file's balanced 3-engine cluster: started (and balanced) before its tests, stopped after
+ * them. Call at the top level of the file; the returned function gives the running cluster.
+ */
+export function useBalancedEngineCluster(): () => EngineCluster {
+  let c: EngineCluster | undefined;
+  beforeAll(async () => {
+    c = await startEngineCluster();
+    await untilBalanced(c, 3);
+  }, 60_000);
+  afterAll(async () => {
+    await c?.stop();
+  });
+  return () => {
+    if (!c) throw new Error('the engine cluster is not running');
+    return c;
+  };
 }
