@@ -13,6 +13,7 @@ import { DeadlineQueue } from './deadline-queue.js';
 import type { Registry } from '../registry/registry.js';
 import { HistoryConflictError } from '../history/history-store.js';
 import type { PartitionHost } from './partition-host.js';
+import { SingleFlight } from './single-flight.js';
 
 /** Effects of a transition on other runs; the service layer provides them (they call other owners). */
 export interface RunEffects {
@@ -86,7 +87,7 @@ const ENQUEUE_RETRY_MS = 30_000;
  */
 export class PartitionOwner implements ExecutionHost, PartitionHost {
   private readonly live = new Map<string, Execution>();
-  private readonly loading = new Map<string, Promise<Execution | undefined>>();
+  private readonly loading = new SingleFlight<string, Execution | undefined>();
   /** Stream sequences of queued (unstarted) tasks, per run then per `<kind><scheduledEventId>`. */
   private readonly taskSeqs = new Map<string, Map<string, number>>();
   /** Runs whose close is being cleaned up: reads must not rebuild them meanwhile. */
@@ -186,12 +187,7 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
     const id = PartitionOwner.id(key);
     const hit = this.live.get(id);
     if (hit && !hit.isDead) return hit;
-    let p = this.loading.get(id);
-    if (!p) {
-      p = this.rebuild(key).finally(() => this.loading.delete(id));
-      this.loading.set(id, p);
-    }
-    return p;
+    return this.loading.run(id, () => this.rebuild(key));
   }
 
   private async rebuild(key: RunKey): Promise<Execution | undefined> {

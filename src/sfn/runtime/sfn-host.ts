@@ -15,6 +15,7 @@ import { ExecutionRecords, type SfnExecutionRecord } from './execution-records.j
 import { MachineCache } from './machine-cache.js';
 import { HOST_ACTOR, SfnExecution, type SfnCommit, type SfnTaskState, type SfnTransitionExtra } from './sfn-execution.js';
 import { encodeSfnTaskToken, type SfnTaskRef } from './sfn-task-token.js';
+import { SingleFlight } from '../../runtime/single-flight.js';
 
 /** The pseudo-domain of Step Functions task lists (one per activity ARN) in AF_TASKS. */
 export const SFN_DOMAIN = '~sfn';
@@ -57,7 +58,7 @@ const taskKeyOf = (t: TaskMessage): string => t.runId.slice(0, t.runId.length - 
 export class SfnHost implements PartitionHost {
   readonly records: ExecutionRecords;
   private readonly live = new Map<string, SfnExecution>();
-  private readonly loading = new Map<string, Promise<SfnExecution | undefined>>();
+  private readonly loading = new SingleFlight<string, SfnExecution | undefined>();
   private readonly bySystem = new WeakMap<object, SfnExecution>();
   private readonly machines: MachineCache;
 
@@ -148,12 +149,7 @@ export class SfnHost implements PartitionHost {
   async open(executionArn: string): Promise<SfnExecution | undefined> {
     const hit = this.live.get(executionArn);
     if (hit && !hit.isDead) return hit;
-    let p = this.loading.get(executionArn);
-    if (!p) {
-      p = this.reload(executionArn).finally(() => this.loading.delete(executionArn));
-      this.loading.set(executionArn, p);
-    }
-    return p;
+    return this.loading.run(executionArn, () => this.reload(executionArn));
   }
 
   private async reload(executionArn: string): Promise<SfnExecution | undefined> {
