@@ -2,6 +2,7 @@ import {
   CreateActivityCommand, CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand,
   SFNClient, type HistoryEvent,
 } from '@aws-sdk/client-sfn';
+import { startTestEngine, type TestEngine } from './engine.js';
 import { ANY_CREDENTIALS, REGION } from './swf-http.js';
 import { until } from './until.js';
 
@@ -10,6 +11,19 @@ export const SFN_ROLE = 'arn:aws:iam::000000000000:role/sfn-test';
 /** The AWS SDK's Step Functions client against the gateway (one attempt: faults surface at once). */
 export function sfnClient(port: number): SFNClient {
   return new SFNClient({ endpoint: `http://127.0.0.1:${port}`, region: REGION, credentials: ANY_CREDENTIALS, maxAttempts: 1 });
+}
+
+/** An engine with the HTTP gateway on a free port (no access keys) and a Step Functions client for it. */
+export interface SfnHttpEngine {
+  engine: TestEngine;
+  sfn: SFNClient;
+  stop(): Promise<void>;
+}
+
+export async function startSfnHttpEngine(): Promise<SfnHttpEngine> {
+  const engine = await startTestEngine({ http: { port: 0, accessKeys: {} } });
+  const sfn = sfnClient(engine.node.http!.port);
+  return { engine, sfn, async stop() { sfn.destroy(); await engine.stop(); } };
 }
 
 let seq = 0;

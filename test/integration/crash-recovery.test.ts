@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TaskRef } from '../../src/domain/task-token.js';
 import { ORDER_STEPS, ORDER_WORKFLOW, orderHandlers, registerOrderTypes } from '../../src/demo/order-fulfilment.js';
 import { ActivityWorker, type ActivityHandler } from '../../src/sdk/activity-worker.js';
 import { ActorFlowClient, attributesOf, type WireEvent } from '../../src/sdk/client.js';
@@ -8,7 +7,7 @@ import { spawnEngine, type EngineProcess } from '../helpers/engine-process.js';
 import { uniqueDomain } from '../helpers/engine.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
 import {
-  ACTIVITY_TIMEOUTS, decideOrderWithRetries, find, historyProblems, msOf, newTracking, onError, POLL_MS, RUN_TIMEOUTS, sleep,
+  ACTIVITY_TIMEOUTS, decideOrderWithRetries, find, historyProblems, missingAnswers, msOf, newTracking, onError, POLL_MS, RUN_TIMEOUTS, sleep,
   startOrders, trackingClient, VERSION, waitClosed, type Tracking,
 } from '../helpers/resilient-orders.js';
 import { until } from '../helpers/until.js';
@@ -250,17 +249,7 @@ describe('engine process crash and restart', () => {
       expect(events.filter((e) => e.eventType === 'ActivityTaskCompleted').length, run.workflowId).toBe(ORDER_STEPS.length);
     }
     // Every answer the engine gave OK, before the stop and after the restart, is in the history.
-    const missing: string[] = [];
-    const check = (refs: TaskRef[], type: string) => {
-      for (const ref of refs) {
-        const events = histories.get(ref.runId) ?? [];
-        if (!find(events, type, (a) => a.scheduledEventId === ref.scheduledEventId && a.startedEventId === ref.startedEventId)) {
-          missing.push(`${ref.workflowId} ${type} scheduledEventId=${ref.scheduledEventId} startedEventId=${ref.startedEventId}`);
-        }
-      }
-    };
-    check(t.activityCompleted, 'ActivityTaskCompleted');
-    check(t.decisionCompleted, 'DecisionTaskCompleted');
+    const missing = missingAnswers(t, histories);
     expect(missing).toEqual([]);
     expect(okBefore.activities).toBeGreaterThan(0);
   }, 60_000);

@@ -4,20 +4,18 @@ import {
   SFNClient, StartExecutionCommand, TaskDoesNotExist, StateMachineDoesNotExist, StopExecutionCommand, TaskTimedOut, DescribeExecutionCommand,
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEngine, type TestEngine } from '../helpers/engine.js';
+import type { TestEngine } from '../helpers/engine.js';
 import { rawCall } from '../helpers/swf-http.js';
-import { compactSfn, freshName, fullHistory, machineWithActivity, oneTask, sfnClient, waitClosed } from '../helpers/sfn-http.js';
+import { compactSfn, freshName, fullHistory, machineWithActivity, oneTask, startSfnHttpEngine, waitClosed, type SfnHttpEngine } from '../helpers/sfn-http.js';
 
+let h: SfnHttpEngine | undefined;
 let e: TestEngine;
 let sfn: SFNClient;
 beforeAll(async () => {
-  e = await startTestEngine({ http: { port: 0, accessKeys: {} } });
-  sfn = sfnClient(e.node.http!.port);
+  h = await startSfnHttpEngine();
+  ({ engine: e, sfn } = h);
 });
-afterAll(async () => {
-  sfn?.destroy();
-  await e?.stop();
-});
+afterAll(async () => { await h?.stop(); });
 
 async function rejection(p: Promise<unknown>): Promise<any> {
   try { await p; } catch (err) { return err; }

@@ -3,19 +3,17 @@ import {
   GetExecutionHistoryCommand, SFNClient, StartExecutionCommand,
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEngine, type TestEngine } from '../helpers/engine.js';
-import { compactSfn, freshName, fullHistory, machineWithActivity, SFN_ROLE, sfnClient, waitClosed } from '../helpers/sfn-http.js';
+import type { TestEngine } from '../helpers/engine.js';
+import { compactSfn, freshName, fullHistory, machineWithActivity, SFN_ROLE, startSfnHttpEngine, waitClosed, type SfnHttpEngine } from '../helpers/sfn-http.js';
 
+let h: SfnHttpEngine | undefined;
 let e: TestEngine;
 let sfn: SFNClient;
 beforeAll(async () => {
-  e = await startTestEngine({ http: { port: 0, accessKeys: {} } });
-  sfn = sfnClient(e.node.http!.port);
+  h = await startSfnHttpEngine();
+  ({ engine: e, sfn } = h);
 });
-afterAll(async () => {
-  sfn?.destroy();
-  await e?.stop();
-});
+afterAll(async () => { await h?.stop(); });
 
 async function machine(definition: object): Promise<string> {
   const r = await sfn.send(new CreateStateMachineCommand({ name: freshName('sm'), roleArn: SFN_ROLE, definition: JSON.stringify(definition) }));
