@@ -39,6 +39,9 @@ have_aws_cli() {
 have_chromium() {
   [[ -x /usr/bin/chromium ]]
 }
+have_openssl() {
+  command -v openssl >/dev/null 2>&1
+}
 # `--tests` (npm test) also brings what only the tests use; npm start needs nats-server alone.
 for_tests=false
 [[ "${1:-}" == "--tests" ]] && for_tests=true
@@ -48,6 +51,7 @@ missing_packages() {
     have_boto3 || echo python3-boto3
     have_aws_cli || echo awscli
     have_chromium || echo chromium
+    have_openssl || echo openssl
   fi
 }
 
@@ -68,7 +72,7 @@ then make sure `nats-server` is on your PATH.
 MSG
   exit 1
 fi
-# The engine runs without them; only the boto3 / aws CLI / console tests need them (and fail without).
+# The engine runs without them; only the boto3 / aws CLI / console / TLS tests need them (and fail without).
 $for_tests || exit 0
 if ! have_boto3; then
   echo 'ensure-deps: /usr/bin/python3 cannot import boto3: the boto3 tests will fail; install it with `sudo apt-get install python3-boto3`' >&2
@@ -78,4 +82,7 @@ if ! have_aws_cli; then
 fi
 if ! have_chromium; then
   echo 'ensure-deps: /usr/bin/chromium is missing: the web console test will fail; install it with `sudo apt-get install chromium`' >&2
+fi
+if ! have_openssl; then
+  echo 'ensure-deps: openssl is missing: the NATS TLS test will fail; install it with `sudo apt-get install openssl`' >&2
 fi
