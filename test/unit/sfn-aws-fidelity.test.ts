@@ -182,3 +182,30 @@ describe('stored payload text', () => {
     expect(text.details({ error: 'E', cause: 'plain' }, () => [9, 'X'])).toEqual({ error: 'E', cause: 'plain' });
   });
 });
+
+describe('paths and intrinsics', () => {
+  it("States.StringToJson('') returns null", () => {
+    const run = runCase({
+      name: 'StringToJson', definition: single({ Type: 'Pass', Parameters: { 'a.$': "States.StringToJson('')", 'b.$': 'States.StringToJson($.s)' } }),
+      input: { s: '' }, expect: { status: 'SUCCEEDED', output: null },
+    });
+    expect(run.output).toEqual({ status: 'SUCCEEDED', output: { a: null, b: null } });
+  });
+
+  it("a bracket path with escaped quotes ($['a\\'b']) resolves in InputPath, Parameters, intrinsics and Choice", () => {
+    const run = runCase({
+      name: 'quotes',
+      definition: {
+        StartAt: 'P',
+        States: {
+          P: { Type: 'Pass', InputPath: "$['a\\'b']", Parameters: { 'v.$': '$["c\\"d"]', 'w.$': "States.Format('{}', $['e\\'f'])" }, Next: 'C' },
+          C: { Type: 'Choice', Choices: [{ Variable: "$['v']", NumericEquals: 3, Next: 'Y' }], Default: 'N' },
+          Y: { Type: 'Succeed' },
+          N: { Type: 'Fail' },
+        },
+      },
+      input: { "a'b": { 'c"d': 3, "e'f": 'x' } }, expect: { status: 'SUCCEEDED', output: null },
+    });
+    expect(run.output).toEqual({ status: 'SUCCEEDED', output: { v: 3, w: 'x' } });
+  });
+});
