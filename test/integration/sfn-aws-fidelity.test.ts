@@ -1,4 +1,7 @@
-import { CreateStateMachineCommand, DescribeExecutionCommand, StartExecutionCommand, type SFNClient } from '@aws-sdk/client-sfn';
+import {
+  CreateActivityCommand, CreateStateMachineCommand, DescribeExecutionCommand, GetActivityTaskCommand, SendTaskSuccessCommand, StartExecutionCommand,
+  type SFNClient,
+} from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawCall } from '../helpers/swf-http.js';
 import { compactSfn, freshName, fullHistory, SFN_ROLE, startSfnHttpEngine, waitClosed, type SfnHttpEngine } from '../helpers/sfn-http.js';
@@ -67,5 +70,18 @@ describe('Step Functions histories as AWS records them', () => {
     const failed = await waitClosed(sfn, arn);
     expect({ status: failed.status, error: failed.error, redriveCount: failed.redriveCount, redriveStatus: failed.redriveStatus, reason: failed.redriveStatusReason })
       .toEqual({ status: 'FAILED', error: 'E', redriveCount: 0, redriveStatus: 'REDRIVABLE', reason: undefined });
+  });
+});
+
+describe('a Task on an input that passes through', () => {
+  it('hands the worker the input text as sent', async () => {
+    const { activityArn } = await sfn.send(new CreateActivityCommand({ name: freshName('act') }));
+    const sm = await machine({ StartAt: 'T', States: { T: { Type: 'Task', Resource: activityArn, End: true } } });
+    const input = '{ "order" : 7 }';
+    const arn = await start(sm, input);
+    const t = await sfn.send(new GetActivityTaskCommand({ activityArn, workerName: 'w' }));
+    expect(t.input).toBe(input);
+    await sfn.send(new SendTaskSuccessCommand({ taskToken: t.taskToken, output: '{}' }));
+    expect((await waitClosed(sfn, arn)).status).toBe('SUCCEEDED');
   });
 });

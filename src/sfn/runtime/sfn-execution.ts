@@ -137,7 +137,7 @@ export class SfnExecution {
       if (e.type === 'ActivityScheduled' && e.task) {
         const [enteredEventId, state] = this.book.entered?.[actorId] ?? [];
         this.book.tasks[e.task.key] = {
-          resource: e.task.resource, input: e.task.input, scheduledEventId: id, status: 'scheduled',
+          resource: e.task.resource, input: this.text.json(e.task.input), scheduledEventId: id, status: 'scheduled',
           ...(state !== undefined ? { state, enteredEventId } : {}),
         };
         c.scheduled.push(e.task);
