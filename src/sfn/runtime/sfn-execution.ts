@@ -14,9 +14,6 @@ export interface SfnTaskState {
   input: string;
   scheduledEventId: number;
   status: 'scheduled' | 'started' | 'closed';
-  /** The Task state that scheduled it and the id of its `TaskStateEntered` (for the cause of a failed dispatch). */
-  state?: string;
-  enteredEventId?: number;
 }
 
 /** The host's per-execution bookkeeping, persisted with every transition beside the root's snapshot. */
@@ -25,7 +22,7 @@ export interface SfnBook {
   /** The last event id each actor recorded (previousEventId of its next event). */
   last: Record<string, number>;
   tasks: Record<string, SfnTaskState>;
-  /** Per actor: the id and state name of its last `<Type>StateEntered`. */
+  /** Per actor: the id and state name of its last `<Type>StateEntered` (for causes that name the state). */
   entered?: Record<string, [number, string]>;
 }
 
@@ -50,7 +47,7 @@ export interface SfnCommit {
 export const HOST_ACTOR = '~host';
 
 const APPEND_ATTEMPTS = 3;
-const CLOSES_TASK = new Set<SfnEventType>(['ActivitySucceeded', 'ActivityFailed', 'ActivityTimedOut', 'ActivityScheduleFailed']);
+const CLOSES_TASK = new Set<SfnEventType>(['ActivitySucceeded', 'ActivityFailed', 'ActivityTimedOut']);
 
 /**
  * One live Step Functions execution: its root actor, the events its machines recorded and not yet
@@ -135,11 +132,7 @@ export class SfnExecution {
       this.book.last[actorId] = id;
       if (e.type.endsWith('StateEntered')) (this.book.entered ??= {})[actorId] = [id, String(e.details?.name ?? '')];
       if (e.type === 'ActivityScheduled' && e.task) {
-        const [enteredEventId, state] = this.book.entered?.[actorId] ?? [];
-        this.book.tasks[e.task.key] = {
-          resource: e.task.resource, input: this.text.json(e.task.input), scheduledEventId: id, status: 'scheduled',
-          ...(state !== undefined ? { state, enteredEventId } : {}),
-        };
+        this.book.tasks[e.task.key] = { resource: e.task.resource, input: this.text.json(e.task.input), scheduledEventId: id, status: 'scheduled' };
         c.scheduled.push(e.task);
       } else if (e.taskKey && this.book.tasks[e.taskKey]) {
         if (e.type === 'ActivityStarted') { this.book.tasks[e.taskKey]!.status = 'started'; c.started.push(e.taskKey); }
