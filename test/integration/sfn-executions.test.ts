@@ -98,9 +98,11 @@ describe('Step Functions executions over HTTP (AWS SDK)', () => {
     const executionArn = await start(stateMachineArn);
     await take(activityArn);
     const d = await waitClosed(sfn, executionArn);
-    expect({ status: d.status, error: d.error }).toEqual({ status: 'FAILED', error: 'States.Timeout' });
+    // AWS gives a task timeout no cause: neither the event nor the execution has one.
+    expect({ status: d.status, error: d.error, cause: d.cause }).toEqual({ status: 'FAILED', error: 'States.Timeout', cause: undefined });
     const h = await fullHistory(sfn, executionArn);
-    expect(h.at(-2)!.activityTimedOutEventDetails?.error).toBe('States.Timeout');
+    expect(h.at(-2)!.activityTimedOutEventDetails).toEqual({ error: 'States.Timeout' });
+    expect(h.at(-1)!.executionFailedEventDetails).toEqual({ error: 'States.Timeout' });
   });
 
   it('Retry then Catch: the retries are scheduled again, then the fallback state runs', async () => {

@@ -71,10 +71,10 @@ describe('Step Functions hardening over HTTP (AWS SDK)', () => {
     const cause = `An error occurred while executing the state 'Work' (entered at the event id #4). The activity ${activityArn} does not exist.`;
     expect({ status: d.status, error: d.error, cause: d.cause }).toEqual({ status: 'FAILED', error: 'States.Runtime', cause });
     const h = await fullHistory(sfn, executionArn);
+    // AWS's sequence: no ActivityScheduled for an activity that does not exist; the execution fails at once.
     expect(compactSfn(h)).toBe('1 ExecutionStarted(0) / 2 WaitStateEntered(0) / 3 WaitStateExited(2) / 4 TaskStateEntered(3)'
-      + ' / 5 ActivityScheduled(4) / 6 ActivityScheduleFailed(5) / 7 ExecutionFailed(6)');
-    expect(h[5]!.activityScheduleFailedEventDetails).toEqual({ error: 'States.Runtime', cause });
-    expect(h[6]!.executionFailedEventDetails).toEqual({ error: 'States.Runtime', cause });
+      + ' / 5 ExecutionFailed(4)');
+    expect(h[4]!.executionFailedEventDetails).toEqual({ error: 'States.Runtime', cause });
     // Nothing was queued for the deleted activity: created again (same ARN), it has no task.
     await sfn.send(new CreateActivityCommand({ name: activityArn.split(':').at(-1)! }));
     const poll = await sfn.send(new GetActivityTaskCommand({ activityArn, workerName: 'late' }), { abortSignal: AbortSignal.timeout(1500) }).catch((err: unknown) => err);
@@ -102,8 +102,9 @@ describe('Step Functions hardening over HTTP (AWS SDK)', () => {
     expect({ status: d.status, error: d.error }).toEqual({ status: 'FAILED', error: 'States.Runtime' });
     expect(d.cause).toMatch(/^An error occurred while executing the state 'GT' \(entered at the event id #\d+\)\. The activity .+ does not exist\.$/);
     const types = (await fullHistory(sfn, executionArn)).map((x) => x.type);
-    expect(types.filter((t) => t === 'ActivityScheduled')).toHaveLength(2);
-    expect(types.slice(-3)).toEqual(['ActivityScheduleFailed', 'ParallelStateFailed', 'ExecutionFailed']);
+    expect(types.filter((t) => t === 'ActivityScheduled')).toHaveLength(1);
+    expect(types).not.toContain('ActivityScheduleFailed');
+    expect(types.slice(-3)).toEqual(['TaskStateEntered', 'ParallelStateFailed', 'ExecutionFailed']);
     // The live branch's task was removed from its list when the execution ended.
     const poll = await sfn.send(new GetActivityTaskCommand({ activityArn: live, workerName: 'late' }), { abortSignal: AbortSignal.timeout(1500) }).catch((err: unknown) => err);
     expect((poll as { taskToken?: string }).taskToken).toBeUndefined();

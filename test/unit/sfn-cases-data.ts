@@ -172,13 +172,13 @@ const dataFlowCases: SfnCase[] = [
     definition: single({ Type: 'Pass', Parameters: {
       'id.$': '$$.Execution.Id', 'name.$': '$$.Execution.Name', 'role.$': '$$.Execution.RoleArn', 'start.$': '$$.Execution.StartTime',
       'input.$': '$$.Execution.Input', 'sm.$': '$$.StateMachine.Name', 'smId.$': '$$.StateMachine.Id', 'state.$': '$$.State.Name',
-      'entered.$': '$$.State.EnteredTime', 'retries.$': '$$.State.RetryCount',
+      'entered.$': '$$.State.EnteredTime', 'redrives.$': '$$.Execution.RedriveCount',
     } }),
     input: { q: 1 },
     expect: ok({
       id: 'arn:aws:states:us-east-1:123456789012:execution:sm:exec-1', name: 'exec-1', role: 'arn:aws:iam::123456789012:role/r',
       start: '2024-01-01T00:00:00.000Z', input: { q: 1 }, sm: 'sm', smId: 'arn:aws:states:us-east-1:123456789012:stateMachine:sm',
-      state: 'S', entered: '2024-01-01T00:00:00.000Z', retries: 0,
+      state: 'S', entered: '2024-01-01T00:00:00.000Z', redrives: 0,
     }),
   },
   {

@@ -18,22 +18,23 @@ function scheduleFails(definition: object, error: string, cause: string) {
   return { output: actor.getSnapshot().output as SfnExecutionOutput, types: records.map((r) => r.type), records };
 }
 
-describe('sfn.activity.scheduleFailed', () => {
-  it('records ActivityScheduleFailed for the task and fails the execution with States.Runtime, past Catch States.ALL', () => {
+describe('sfn.activity.scheduleFailed (the activity does not exist)', () => {
+  it('fails the execution at once with the error and cause given, past Catch States.ALL, recording nothing for the task', () => {
     const r = scheduleFails({
       StartAt: 'T', States: { T: { Type: 'Task', Resource: A, Catch: [{ ErrorEquals: ['States.ALL'], Next: 'C' }], End: true }, C: { Type: 'Succeed' } },
     }, 'States.Runtime', 'The activity is gone.');
     expect(r.output).toEqual({ status: 'FAILED', error: 'States.Runtime', cause: 'The activity is gone.' });
-    expect(r.types).toEqual(['TaskStateEntered', 'ActivityScheduled', 'ActivityScheduleFailed', 'ExecutionFailed']);
-    expect(r.records[2]).toMatchObject({ details: { error: 'States.Runtime', cause: 'The activity is gone.' }, taskKey: 'root#1' });
+    // The host withdraws the ActivityScheduled before it is stored (AWS: TaskStateEntered, ExecutionFailed).
+    expect(r.types).toEqual(['TaskStateEntered', 'ActivityScheduled', 'ExecutionFailed']);
+    expect(r.records[2]).toMatchObject({ details: { error: 'States.Runtime', cause: 'The activity is gone.' } });
   });
 
-  it('any other error takes the state\'s Catch like a task failure', () => {
+  it('takes no Retry either', () => {
     const r = scheduleFails({
-      StartAt: 'T', States: { T: { Type: 'Task', Resource: A, Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.err', Next: 'C' }], End: true }, C: { Type: 'Succeed' } },
-    }, 'Unreachable', 'no route');
-    expect(r.output).toEqual({ status: 'SUCCEEDED', output: { a: 1, err: { Error: 'Unreachable', Cause: 'no route' } } });
-    expect(r.types).toEqual(['TaskStateEntered', 'ActivityScheduled', 'ActivityScheduleFailed', 'TaskStateExited', 'SucceedStateEntered', 'SucceedStateExited', 'ExecutionSucceeded']);
+      StartAt: 'T', States: { T: { Type: 'Task', Resource: A, Retry: [{ ErrorEquals: ['States.ALL'] }], End: true } },
+    }, 'States.Runtime', 'The activity is gone.');
+    expect(r.output).toEqual({ status: 'FAILED', error: 'States.Runtime', cause: 'The activity is gone.' });
+    expect(r.types).toEqual(['TaskStateEntered', 'ActivityScheduled', 'ExecutionFailed']);
   });
 
   it('is ignored for a key that is not the waiting task', () => {

@@ -1,4 +1,4 @@
-import { AslError } from './errors.js';
+import { StateRuntimeError } from './errors.js';
 import { PathNotFoundError, canonicalPath, readPath, writePath } from './json-path.js';
 
 /**
@@ -11,7 +11,7 @@ function readOrRuntimeError(data: unknown, path: string, ctx: unknown): unknown 
     return readPath(data, path, ctx);
   } catch (e) {
     if (e instanceof PathNotFoundError) {
-      throw new AslError('States.Runtime', `An error occurred while executing the state. Invalid path '${path}' : No results for path: ${canonicalPath(path)}`);
+      throw new StateRuntimeError(`Invalid path '${path}' : No results for path: ${canonicalPath(path)}`);
     }
     throw e;
   }

@@ -10,10 +10,13 @@ export interface DefinitionProblem {
   message: string;
 }
 
-/** The error codes ValidateStateMachineDefinition documents (plus MISSING_TRANSITION_TARGET, which AWS also sends). */
+/**
+ * The error codes ValidateStateMachineDefinition documents that a definition can earn. AWS reports
+ * an unreachable state as MISSING_TRANSITION_TARGET (`State "X" is not reachable.`).
+ */
 export type ProblemCode =
   | 'INVALID_JSON_DESCRIPTION' | 'MISSING_DESCRIPTION' | 'SCHEMA_VALIDATION_FAILED' | 'INVALID_RESOURCE'
-  | 'MISSING_END_STATE' | 'DUPLICATE_STATE_NAME' | 'INVALID_STATE_NAME' | 'MISSING_TRANSITION_TARGET';
+  | 'MISSING_END_STATE' | 'DUPLICATE_STATE_NAME' | 'INVALID_STATE_NAME' | 'MISSING_TRANSITION_TARGET' | 'TOO_DEEPLY_NESTED';
 
 export function formatProblem(p: DefinitionProblem): string {
   return p.path === '' ? `${p.code}: ${p.message}` : `${p.code}: ${p.message} at ${p.path}`;

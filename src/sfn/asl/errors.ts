@@ -11,6 +11,16 @@ export class AslError extends Error {
   }
 }
 
+/**
+ * A States.Runtime failure AWS words as `An error occurred while executing the state 'X' (entered
+ * at the event id #N). <cause>`: the step that catches it adds the state (compile/state-cause.ts).
+ */
+export class StateRuntimeError extends AslError {
+  constructor(cause: string) {
+    super('States.Runtime', cause);
+  }
+}
+
 export function isAslError(e: unknown, error?: string): e is AslError {
   return e instanceof AslError && (error === undefined || e.error === error);
 }

@@ -122,6 +122,8 @@ export function applyIntrinsic(name: IntrinsicName, args: ArgValue[]): unknown {
       return format(name, args);
     case 'States.StringToJson': {
       const s = str(name, v[0]);
+      // AWS: the empty string parses to null.
+      if (s === '') return null;
       try {
         return JSON.parse(s);
       } catch {

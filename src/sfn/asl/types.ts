@@ -129,8 +129,10 @@ export interface AslDefinition extends StateGraph {
  * `Task.Token` is absent for activity tasks; `Map.Item` exists inside Map iterations only.
  */
 export interface ContextObject {
-  Execution: { Id: string; Input: unknown; Name: string; RoleArn: string; StartTime: string };
-  State: { Name: string; EnteredTime: string; RetryCount: number };
+  /** In AWS's order: Id, Input, StartTime, Name, RoleArn, RedriveCount. */
+  Execution: { Id: string; Input: unknown; StartTime: string; Name: string; RoleArn: string; RedriveCount: number };
+  /** AWS's `$$.State` has Name and EnteredTime only (no RetryCount). */
+  State: { Name: string; EnteredTime: string };
   StateMachine: { Id: string; Name: string };
   Task?: { Token: string };
   Map?: { Item: { Index: number; Value: unknown } };

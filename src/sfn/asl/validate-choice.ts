@@ -1,5 +1,5 @@
 import { at, atIndex, type Problems } from './definition-problems.js';
-import { isObj, isTimestamp, pathProblem, requireFields, typed, type Obj } from './validate-values.js';
+import { isObj, isTimestamp, NOT_A_TIMESTAMP, pathProblem, requireFields, typed, type Obj } from './validate-values.js';
 
 /** Choice rules: one comparison (Variable + one operator) or one And/Or/Not; Next only on top-level rules. */
 
@@ -90,7 +90,7 @@ function operatorsWithoutVariable(p: Problems, path: string, rule: Obj): void {
 function comparison(p: Problems, path: string, rule: Obj): void {
   if (typed(p, path, rule, 'Variable', 'STRING')) {
     const problem = pathProblem(rule.Variable as string, 'path');
-    if (problem) p.schema(at(path, 'Variable'), `The value for the field 'Variable' ${problem}`);
+    if (problem) p.schema(at(path, 'Variable'), problem);
   }
   const ops = Object.keys(rule).filter((k) => COMPARISONS.has(k) || PATH_TWINS.has(k));
   if (ops.length !== 1) {
@@ -100,11 +100,12 @@ function comparison(p: Problems, path: string, rule: Obj): void {
   for (const op of ops) {
     const v = rule[op];
     if (PATH_TWINS.has(op)) {
-      const problem = typeof v === 'string' ? pathProblem(v, 'path') : 'must be a STRING';
-      if (problem) p.schema(at(path, op), `The value for the field '${op}' ${problem}`);
+      const problem = typeof v === 'string' ? pathProblem(v, 'path') : `The value for the field '${op}' must be a STRING`;
+      if (problem) p.schema(at(path, op), problem);
       continue;
     }
     const operand = COMPARISONS.get(op)!;
-    if (!operandOk[operand](v)) p.schema(at(path, op), `The value for the field '${op}' must be ${operandName[operand]}`);
+    if (operandOk[operand](v)) continue;
+    p.schema(at(path, op), operand === 'timestamp' && typeof v === 'string' ? NOT_A_TIMESTAMP : `The value for the field '${op}' must be ${operandName[operand]}`);
   }
 }

@@ -1,4 +1,4 @@
-import { at, InvalidDefinitionError, Problems } from './definition-problems.js';
+import { at, InvalidDefinitionError, Problems, type DefinitionProblem } from './definition-problems.js';
 import { duplicateKeys } from './json-duplicate-keys.js';
 import type { AslDefinition } from './types.js';
 import { validateGraph } from './validate-graph.js';
@@ -9,6 +9,9 @@ export { InvalidDefinitionError, isInvalidDefinition, type DefinitionProblem } f
 /** The longest definition CreateStateMachine accepts (AWS: a length constraint of 1,048,576 characters). */
 export const MAX_DEFINITION_LENGTH = 1024 * 1024;
 
+/** AWS's answer to a blank definition or one that is not a JSON object (no location). */
+const NOT_AN_OBJECT: DefinitionProblem = { code: 'SCHEMA_VALIDATION_FAILED', path: '', message: 'Definition must be a valid JSON object' };
+
 const TOP_FIELDS = new Set(['StartAt', 'States', 'Comment', 'Version', 'TimeoutSeconds', 'QueryLanguage']);
 
 /**
@@ -17,9 +20,7 @@ const TOP_FIELDS = new Set(['StartAt', 'States', 'Comment', 'Version', 'TimeoutS
  * Throws InvalidDefinitionError listing every problem found.
  */
 export function parseDefinition(text: string): AslDefinition {
-  if (typeof text !== 'string' || text.trim() === '') {
-    throw new InvalidDefinitionError([{ code: 'MISSING_DESCRIPTION', path: '', message: 'The definition is empty' }]);
-  }
+  if (typeof text !== 'string' || text.trim() === '') throw new InvalidDefinitionError([NOT_AN_OBJECT]);
   if (text.length > MAX_DEFINITION_LENGTH) {
     throw new InvalidDefinitionError([{
       code: 'SCHEMA_VALIDATION_FAILED', path: '/', message: `The definition is ${text.length} characters long; the limit is ${MAX_DEFINITION_LENGTH}`,
@@ -45,20 +46,17 @@ export function validateDefinition(value: unknown): AslDefinition {
 }
 
 function validate(value: unknown, p: Problems): AslDefinition {
-  if (!isObj(value)) {
-    p.schema('', 'The definition must be a JSON object');
-    throw new InvalidDefinitionError(p.list);
-  }
+  if (!isObj(value)) throw new InvalidDefinitionError([...p.list, NOT_AN_OBJECT]);
   onlyFields(p, '', value, TOP_FIELDS);
   if (value.Version !== undefined && value.Version !== '1.0') p.schema(at('', 'Version'), 'Value should be one of the following: [1.0]');
   integerIn(p, '', value, 'TimeoutSeconds', 1);
   queryLanguage(p, '', value);
   try {
-    validateGraph(p, new Map(), value, '', new Set());
+    validateGraph(p, new Map(), value, '');
   } catch (e) {
     // Only a pathologically nested definition (Not inside Not…, thousands deep) gets here.
     if (!(e instanceof RangeError)) throw e;
-    p.schema('', 'The definition is nested too deeply');
+    p.add('TOO_DEEPLY_NESTED', '', 'The states are too deeply nested.');
   }
   if (p.count > 0) throw new InvalidDefinitionError(p.list);
   normaliseGraph(value);

@@ -15,15 +15,16 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 export type SeenNames = Map<string, string>;
 
 /**
- * Validates the graph `value` at `path` (`''` for the top level). `outer` holds the names of the
- * enclosing graphs, which a nested state may not transition to.
+ * Validates the graph `value` at `path` (`''` for the top level). A nested state may transition only
+ * within its own graph: a target in an enclosing graph is as missing as one that exists nowhere.
  */
-export function validateGraph(p: Problems, seen: SeenNames, value: unknown, path: string, outer: ReadonlySet<string>): void {
+export function validateGraph(p: Problems, seen: SeenNames, value: unknown, path: string): void {
   if (!isObj(value)) {
     p.schema(path, 'The value must be an OBJECT');
     return;
   }
-  requireFields(p, path, value, ['StartAt', 'States']);
+  // AWS lists them in this order: `These fields are required: [States, StartAt]`.
+  requireFields(p, path, value, ['States', 'StartAt']);
   typed(p, path, value, 'Comment', 'STRING');
   const startAt = typed(p, path, value, 'StartAt', 'STRING') ? value.StartAt as string | undefined : undefined;
   if (value.States === undefined || !typed(p, path, value, 'States', 'OBJECT')) return;
@@ -32,8 +33,7 @@ export function validateGraph(p: Problems, seen: SeenNames, value: unknown, path
   const names = new Set(Object.keys(states));
   if (names.size === 0) p.schema(statesPath, 'Value cannot be empty');
 
-  const enclosing = new Set([...outer, ...names]);
-  const ctx = { problems: p, graph: (v: unknown, gp: string) => validateGraph(p, seen, v, gp, enclosing) };
+  const ctx = { problems: p, graph: (v: unknown, gp: string) => validateGraph(p, seen, v, gp) };
   const edges = new Map<string, Transition[]>();
   let terminal = false;
   let typesKnown = true;
@@ -58,16 +58,15 @@ export function validateGraph(p: Problems, seen: SeenNames, value: unknown, path
     if (state.End === true || state.Type === 'Succeed' || state.Type === 'Fail') terminal = true;
   }
 
-  if (startAt !== undefined && !names.has(startAt)) {
-    p.add('MISSING_TRANSITION_TARGET', at(path, 'StartAt'), `Missing 'StartAt' target: ${startAt}${leaving(outer, startAt)}`);
-  }
+  if (startAt !== undefined && !names.has(startAt)) p.add('MISSING_TRANSITION_TARGET', at(path, 'StartAt'), `Missing 'StartAt' target: ${startAt}`);
   let dangling = false;
   for (const transitions of edges.values()) {
     for (const t of transitions) {
       if (names.has(t.next)) continue;
       dangling = true;
       const field = t.path.slice(t.path.lastIndexOf('/') + 1);
-      p.add('MISSING_TRANSITION_TARGET', t.path, `Missing '${field}' target: ${t.next}${leaving(outer, t.next)}`);
+      // AWS says the same whether the target is nowhere or outside this branch/iteration.
+      p.add('MISSING_TRANSITION_TARGET', t.path, `Missing '${field}' target: ${t.next}`);
     }
   }
   if (startAt !== undefined && names.has(startAt) && typesKnown) {
@@ -80,10 +79,6 @@ export function validateGraph(p: Problems, seen: SeenNames, value: unknown, path
   if (names.size > 0 && typesKnown && !dangling && !terminal) p.add('MISSING_END_STATE', statesPath, 'Workflow has no terminal state');
 }
 
-function leaving(outer: ReadonlySet<string>, target: string): string {
-  return outer.has(target) ? ' (a state cannot transition out of its Parallel branch or Map iteration)' : '';
-}
-
 function stateName(p: Problems, seen: SeenNames, name: string, path: string): void {
   if (name.length === 0 || name.length > MAX_STATE_NAME) {
     p.add('INVALID_STATE_NAME', path, `State name must be between 1 and ${MAX_STATE_NAME} characters long`);
@@ -91,7 +86,7 @@ function stateName(p: Problems, seen: SeenNames, name: string, path: string): vo
     p.add('INVALID_STATE_NAME', path, 'State name must not contain control characters');
   }
   const first = seen.get(name);
-  if (first !== undefined) p.add('DUPLICATE_STATE_NAME', path, `Duplicate State name: ${name} (also at ${first})`);
+  if (first !== undefined) p.add('DUPLICATE_STATE_NAME', path, `Duplicate State name: ${name}`);
   else seen.set(name, path);
 }
 

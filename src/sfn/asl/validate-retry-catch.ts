@@ -21,7 +21,7 @@ export function validateRetry(p: Problems, path: string, state: Obj): void {
     integerIn(p, entryPath, r, 'MaxAttempts', 0);
     integerIn(p, entryPath, r, 'MaxDelaySeconds', 1, 31_622_400);
     if (typed(p, entryPath, r, 'BackoffRate', 'NUMBER') && (r.BackoffRate as number) < 1) {
-      p.schema(at(entryPath, 'BackoffRate'), "The value for the field 'BackoffRate' must be greater than or equal to 1.0");
+      p.schema(at(entryPath, 'BackoffRate'), 'Minimum value is 1.0');
     }
     if (typed(p, entryPath, r, 'JitterStrategy', 'STRING') && r.JitterStrategy !== undefined && r.JitterStrategy !== 'FULL' && r.JitterStrategy !== 'NONE') {
       p.schema(at(entryPath, 'JitterStrategy'), 'Value should be one of the following: [NONE, FULL]');

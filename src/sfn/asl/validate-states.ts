@@ -5,7 +5,7 @@ import type { StateType } from './types.js';
 import { validateChoices } from './validate-choice.js';
 import { validateCatch, validateRetry } from './validate-retry-catch.js';
 import {
-  atMostOne, dynamicValueProblem, integerIn, isObj, isTimestamp, onlyFields, pathField, pathProblem, payloadTemplate, queryLanguage,
+  atMostOne, dynamicValueProblem, integerIn, isObj, isTimestamp, NOT_A_TIMESTAMP, onlyFields, pathField, pathProblem, payloadTemplate, queryLanguage,
   requireFields, typed, type Obj,
 } from './validate-values.js';
 
@@ -119,16 +119,9 @@ function wait(p: Problems, path: string, s: Obj): void {
   const kinds = ['Seconds', 'Timestamp', 'SecondsPath', 'TimestampPath'];
   if (atMostOne(p, path, s, kinds) === 0) p.schema(path, `Exactly one of these fields is required: [${kinds.join(', ')}]`);
   integerIn(p, path, s, 'Seconds', 0);
-  if (s.Timestamp !== undefined && !isTimestamp(s.Timestamp)) {
-    p.schema(at(path, 'Timestamp'), "The value for the field 'Timestamp' must be a valid RFC3339 timestamp");
-  }
+  if (s.Timestamp !== undefined && !isTimestamp(s.Timestamp)) p.schema(at(path, 'Timestamp'), NOT_A_TIMESTAMP);
   pathField(p, path, s, 'SecondsPath', 'reference');
   pathField(p, path, s, 'TimestampPath', 'reference');
-}
-
-function referenceProblem(v: string): string | undefined {
-  const problem = pathProblem(v, 'reference');
-  return problem && `${problem} or a valid intrinsic function call`;
 }
 
 function fail(p: Problems, path: string, s: Obj): void {
@@ -138,7 +131,12 @@ function fail(p: Problems, path: string, s: Obj): void {
     // ErrorPath/CausePath: a reference path or an intrinsic function call.
     if (s[valuePath] === undefined) continue;
     const v = s[valuePath];
-    const problem = typeof v === 'string' && !v.trimStart().startsWith('States.') ? referenceProblem(v) : dynamicValueProblem(v);
+    if (typeof v === 'string' && !v.trimStart().startsWith('States.')) {
+      const problem = pathProblem(v, 'reference');
+      if (problem) p.schema(at(path, valuePath), problem);
+      continue;
+    }
+    const problem = dynamicValueProblem(v);
     if (problem) p.schema(at(path, valuePath), `The value for the field '${valuePath}' ${problem}`);
   }
 }

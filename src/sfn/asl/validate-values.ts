@@ -53,12 +53,12 @@ export function typed(p: Problems, path: string, obj: Obj, key: string, t: JsonT
   return false;
 }
 
-/** An optional integer within [min, max]. */
+/** An optional integer within [min, max] (AWS: `Minimum value is 0`, `Maximum value is 99999999`). */
 export function integerIn(p: Problems, path: string, obj: Obj, key: string, min: number, max = 99_999_999): void {
   if (obj[key] === undefined || !typed(p, path, obj, key, 'INTEGER')) return;
   const v = obj[key] as number;
-  if (v < min) p.schema(at(path, key), `The value for the field '${key}' must be greater than or equal to ${min}`);
-  else if (v > max) p.schema(at(path, key), `The value for the field '${key}' must be less than or equal to ${max}`);
+  if (v < min) p.schema(at(path, key), `Minimum value is ${min}`);
+  else if (v > max) p.schema(at(path, key), `Maximum value is ${max}`);
 }
 
 export type PathKind =
@@ -69,10 +69,11 @@ export type PathKind =
   /** A reference path into the state's input, never the context object (ResultPath). */
   | 'result';
 
+/** What is wrong with a path value, in AWS's words (`Value must be a valid JSONPath.`, `Value is not a Reference Path`). */
 export function pathProblem(value: string, kind: PathKind): string | undefined {
-  if (kind === 'path') return parsePath(value) === null ? 'must be a valid JSONPath' : undefined;
-  if (!isReferencePath(value)) return 'must be a valid Reference Path';
-  if (kind === 'result' && value.startsWith('$$')) return 'must be a Reference Path into the state input, not the context object';
+  if (kind === 'path') return parsePath(value) === null ? 'Value must be a valid JSONPath.' : undefined;
+  if (!isReferencePath(value)) return 'Value is not a Reference Path';
+  if (kind === 'result' && value.startsWith('$$')) return 'Value is not a Reference Path into the state input (the context object cannot be written)';
   return undefined;
 }
 
@@ -82,7 +83,7 @@ export function pathField(p: Problems, path: string, obj: Obj, key: string, kind
   if (v === undefined || (v === null && nullable)) return;
   if (!typed(p, path, obj, key, 'STRING') || v === null) return;
   const problem = pathProblem(v as string, kind);
-  if (problem) p.schema(at(path, key), `The value for the field '${key}' ${problem}`);
+  if (problem) p.schema(at(path, key), problem);
 }
 
 /** A `.$` value: a path (`$…`, `$$…`) or an intrinsic function call (`States.…(…)`). */
@@ -123,6 +124,9 @@ function walkTemplate(p: Problems, path: string, v: unknown): void {
 export function isTimestamp(s: unknown): boolean {
   return parseTimestamp(s) !== null;
 }
+
+/** AWS's text for a Timestamp (Wait) or Timestamp… operand (Choice) that is not one. */
+export const NOT_A_TIMESTAMP = 'String does not match RFC3339 timestamp';
 
 /** `QueryLanguage` (top level or per state): only JSONPath is run here. */
 export function queryLanguage(p: Problems, path: string, obj: Obj): void {

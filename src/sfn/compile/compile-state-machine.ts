@@ -10,7 +10,8 @@ function rootInput(def: AslDefinition, x: SfnExecutionInput, limit: number): Gra
   return {
     data: x.input,
     co: {
-      Execution: { Id: x.executionArn, Input: x.input, Name: x.executionName, RoleArn: x.roleArn, StartTime: iso(x.startTime) },
+      // Executions are never redriven here: RedriveCount stays 0.
+      Execution: { Id: x.executionArn, Input: x.input, StartTime: iso(x.startTime), Name: x.executionName, RoleArn: x.roleArn, RedriveCount: 0 },
       StateMachine: { Id: x.stateMachineArn, Name: x.stateMachineName },
     },
     execDeadline: def.TimeoutSeconds !== undefined ? x.startTime + def.TimeoutSeconds * 1000 : null,

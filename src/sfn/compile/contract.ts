@@ -79,7 +79,7 @@ export type SfnInputEvent =
   | { type: 'sfn.activity.heartbeat'; key: string }
   | { type: 'sfn.activity.succeeded'; key: string; output: unknown }
   | { type: 'sfn.activity.failed'; key: string; error?: string; cause?: string }
-  /** The host could not dispatch the task (its activity does not exist): ActivityScheduleFailed, then the state fails with `error`. */
+  /** The task's activity does not exist: the host withdrew its ActivityScheduled; the execution fails with `error` at once. */
   | { type: 'sfn.activity.scheduleFailed'; key: string; error: string; cause: string }
   | { type: 'sfn.stop'; error?: string; cause?: string }
   /** After a restore from a persisted snapshot: re-arm every delayed transition from the deadlines in context; started tasks' heartbeat windows restart now. */

@@ -116,10 +116,11 @@ export function initialContext(input: GraphInput): GraphContext {
 
 /** The context object `$$` for the current state. */
 export function contextObject(ctx: GraphContext): ContextObject {
+  // In AWS's order (it shows in `$$` written out whole): Execution, StateMachine, State.
   const co: ContextObject = {
     Execution: ctx.co.Execution,
-    State: ctx.state ?? { Name: '', EnteredTime: ctx.co.Execution.StartTime, RetryCount: 0 },
     StateMachine: ctx.co.StateMachine,
+    State: ctx.state ?? { Name: '', EnteredTime: ctx.co.Execution.StartTime },
   };
   if (ctx.co.Map) co.Map = ctx.co.Map;
   return co;

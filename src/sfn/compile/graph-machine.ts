@@ -150,9 +150,9 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
         const f = e as Extract<GraphEvent, { type: 'sfn.activity.failed' }>;
         taskFailed(s, def as TaskState, f.error, f.cause);
       }),
-      taskScheduleFailed: step((s, def, e) => {
+      taskScheduleFailed: step((s, _def, e) => {
         const f = e as Extract<GraphEvent, { type: 'sfn.activity.scheduleFailed' }>;
-        taskScheduleFailed(s, def as TaskState, f.error, f.cause);
+        taskScheduleFailed(s, f.error, f.cause);
       }),
       taskTimedOut: step((s, def, _e, p) => taskTimedOut(s, def as TaskState, p.heartbeat === true)),
       runParallel: step((s, def, _e, p) => runParallel(s, p.state, def as ParallelState)),
@@ -183,7 +183,10 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
         enqueue.raise({ type: 'sfn.execTimeout' }, { id: 'execTimeout', delay: remaining(o.clock, deadline) });
       }),
       graphSucceeded: end((ctx) => ({ status: 'SUCCEEDED', output: ctx.data })),
-      graphFailed: end((ctx) => ({ status: 'FAILED', error: ctx.fault?.error, cause: ctx.fault?.cause })),
+      // A Fail state without Error/Cause leaves them out (AWS has neither member, not empty strings).
+      graphFailed: end((ctx) => ({
+        status: 'FAILED', ...(ctx.fault?.error ? { error: ctx.fault.error } : {}), ...(ctx.fault?.cause ? { cause: ctx.fault.cause } : {}),
+      })),
       abort: end((_ctx, e) => {
         const s = e as Extract<GraphEvent, { type: 'sfn.stop' }>;
         return { status: 'ABORTED', ...(s.error !== undefined ? { error: s.error } : {}), ...(s.cause !== undefined ? { cause: s.cause } : {}) };

@@ -27,7 +27,6 @@ export function decideFault(s: Step, def: State, fault: Fault): void {
         const retries = [...s.ctx.retries];
         retries[i] = done + 1;
         s.ctx.retries = retries;
-        s.ctx.state = { ...s.ctx.state!, RetryCount: s.ctx.state!.RetryCount + 1 };
         s.ctx.retryAt = s.now() + retryDelayMs(Retry[i], done + 1, Math.random);
         s.ctx.fault = fault;
         s.ctx.go = GO_RETRY;

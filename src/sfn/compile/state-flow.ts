@@ -6,10 +6,10 @@ import { GO_END, goTo, iso, json } from './graph-context.js';
 import { decideFault } from './retry-catch.js';
 import type { Step } from './step.js';
 
-/** What every state does on entry: record `<Type>StateEntered`, start the `$$.State` and the retry counters. */
+/** What every state does on entry: record `<Type>StateEntered`, start the `$$.State` (Name, EnteredTime) and the retry counters. */
 export function enterState(s: Step, name: string, def: State): void {
   s.ctx.input = s.ctx.data;
-  s.ctx.state = { Name: name, EnteredTime: iso(s.now()), RetryCount: 0 };
+  s.ctx.state = { Name: name, EnteredTime: iso(s.now()) };
   s.ctx.retries = [];
   s.ctx.retryAt = null;
   s.ctx.fault = null;

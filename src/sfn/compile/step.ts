@@ -1,8 +1,9 @@
 import type { MachineClock } from '../../../machines/history-event.js';
-import { AslError } from '../asl/errors.js';
+import { AslError, StateRuntimeError } from '../asl/errors.js';
 import type { StateGraph } from '../asl/types.js';
 import type { SfnEventType, SfnRecord } from './contract.js';
 import { contextObject, GO_FAIL, type Fault, type GraphContext, type GraphInput } from './graph-context.js';
+import { inStateCause } from './state-cause.js';
 
 /** A child actor to spawn: `src` names a branch/iteration machine registered in the parent's setup. */
 export interface Spawn {
@@ -70,7 +71,7 @@ export class Step {
     try {
       return { ok: true, value: fn() };
     } catch (e) {
-      return { ok: false, fault: toFault(e) };
+      return { ok: false, fault: toFault(e, this.env.selfId) };
     }
   }
 
@@ -81,7 +82,9 @@ export class Step {
   }
 }
 
-export function toFault(e: unknown): Fault {
+/** The fault of an error thrown in a step of actor `actorId`. */
+export function toFault(e: unknown, actorId: string): Fault {
+  if (e instanceof StateRuntimeError) return { error: e.error, cause: inStateCause(actorId, e.cause) };
   if (e instanceof AslError) return { error: e.error, cause: e.cause };
   return { error: 'States.Runtime', cause: e instanceof Error ? e.message : String(e) };
 }

@@ -82,20 +82,20 @@ export function taskFailed(s: Step, def: TaskState, error: string | undefined, c
   decideFault(s, def, { error: error ?? 'States.TaskFailed', cause: cause ?? '' });
 }
 
-/** The host could not dispatch the task: the state fails as after any task error. */
-export function taskScheduleFailed(s: Step, def: TaskState, error: string, cause: string): void {
-  s.record('ActivityScheduleFailed', { error, cause }, { taskKey: s.ctx.task!.key });
+/**
+ * The activity does not exist (any more): AWS records no ActivityScheduled and fails the execution at
+ * once with States.Runtime (no Retry or Catch applies). The host withdrew the ActivityScheduled.
+ */
+export function taskScheduleFailed(s: Step, error: string, cause: string): void {
   s.ctx.task = null;
-  decideFault(s, def, { error, cause });
+  s.fail({ error, cause });
 }
 
+/** TimeoutSeconds or HeartbeatSeconds ran out: AWS records the error and no cause. */
 export function taskTimedOut(s: Step, def: TaskState, heartbeat: boolean): void {
   const t = s.ctx.task!;
   const error = heartbeat ? 'States.HeartbeatTimeout' : 'States.Timeout';
-  const cause = heartbeat
-    ? `The activity sent no heartbeat for ${t.heartbeatMs! / 1000} seconds`
-    : 'The activity did not finish within its TimeoutSeconds';
-  s.record('ActivityTimedOut', { error, cause }, { taskKey: t.key });
+  s.record('ActivityTimedOut', { error }, { taskKey: t.key });
   s.ctx.task = null;
-  decideFault(s, def, { error, cause });
+  decideFault(s, def, { error, cause: '' });
 }

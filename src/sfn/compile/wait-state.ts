@@ -1,15 +1,49 @@
 import { applyInputPath, applyOutputPath } from '../asl/data-flow.js';
-import { AslError } from '../asl/errors.js';
-import { readPath } from '../asl/json-path.js';
+import { AslError, StateRuntimeError } from '../asl/errors.js';
+import { PathNotFoundError, readPath } from '../asl/json-path.js';
+import { parseTimestamp } from '../asl/timestamp.js';
 import type { WaitState } from '../asl/types.js';
-import { GO_WAIT, json } from './graph-context.js';
+import { GO_WAIT } from './graph-context.js';
 import { exitState } from './state-flow.js';
 import type { Step } from './step.js';
 
-function timestampMs(v: unknown, where: string): number {
-  const ms = typeof v === 'string' ? Date.parse(v) : NaN;
-  if (Number.isNaN(ms)) throw new AslError('States.Runtime', `${where} is not an ISO-8601 timestamp: ${json(v)}`);
-  return ms;
+/** The longest wait AWS runs: 2^31-1 seconds (about 24,855 days; a day more fails). */
+export const MAX_WAIT_SECONDS = 2 ** 31 - 1;
+
+/** AWS's cause for a wait past MAX_WAIT_SECONDS. */
+export const WAIT_TOO_LONG = 'Wait state delay is too long';
+
+/** `$.x == value` as AWS writes a bad value in a cause (strings bare, the rest as JSON). */
+function assignment(path: string, v: unknown): string {
+  return `${path} == ${typeof v === 'string' ? v : JSON.stringify(v ?? null)}`;
+}
+
+function read(effective: unknown, path: string, field: 'SecondsPath' | 'TimestampPath'): unknown {
+  try {
+    return readPath(effective, path);
+  } catch (e) {
+    if (e instanceof PathNotFoundError) throw new StateRuntimeError(`The ${field} parameter does not reference an input value: ${path}`);
+    throw e;
+  }
+}
+
+/** Epoch ms of an RFC 3339 timestamp with a time zone (`Z` or an offset); AWS refuses one without. */
+function timestampMs(v: unknown, field: 'Timestamp' | 'TimestampPath', path: string): number {
+  const t = parseTimestamp(v);
+  if (t === null) {
+    throw new StateRuntimeError(`The ${field} parameter does not reference a valid ISO-8601 extended offset date-time format string: ${assignment(path, v)}`);
+  }
+  // AWS considers whole seconds only and truncates the fraction.
+  return t.seconds * 1000;
+}
+
+function secondsAt(effective: unknown, path: string): number {
+  const v = read(effective, path, 'SecondsPath');
+  if (typeof v !== 'number' || !Number.isInteger(v)) {
+    throw new StateRuntimeError(`The SecondsPath parameter cannot be parsed as a long value: ${assignment(path, v)}`);
+  }
+  if (v < 0) throw new StateRuntimeError(`The SecondsPath parameter references a negative value: ${assignment(path, v)}`);
+  return v;
 }
 
 /** Wait: InputPath, then the absolute deadline from Seconds, Timestamp, SecondsPath or TimestampPath. */
@@ -18,14 +52,10 @@ export function runWait(s: Step, def: WaitState): void {
     const effective = applyInputPath(s.ctx.input, def.InputPath, s.co());
     let until: number;
     if (def.Seconds !== undefined) until = s.now() + def.Seconds * 1000;
-    else if (def.Timestamp !== undefined) until = timestampMs(def.Timestamp, 'Timestamp');
-    else if (def.SecondsPath !== undefined) {
-      const v = readPath(effective, def.SecondsPath);
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
-        throw new AslError('States.Runtime', `The value at SecondsPath ${def.SecondsPath} must be a non-negative integer, got ${json(v)}`);
-      }
-      until = s.now() + v * 1000;
-    } else until = timestampMs(readPath(effective, def.TimestampPath!), `The value at TimestampPath ${def.TimestampPath}`);
+    else if (def.Timestamp !== undefined) until = timestampMs(def.Timestamp, 'Timestamp', def.Timestamp);
+    else if (def.SecondsPath !== undefined) until = s.now() + secondsAt(effective, def.SecondsPath) * 1000;
+    else until = timestampMs(read(effective, def.TimestampPath!, 'TimestampPath'), 'TimestampPath', def.TimestampPath!);
+    if (until - s.now() > MAX_WAIT_SECONDS * 1000) throw new AslError('States.Runtime', WAIT_TOO_LONG);
     return { effective, until };
   });
   if (!r.ok) {

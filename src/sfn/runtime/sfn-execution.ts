@@ -5,6 +5,7 @@ import { HistoryConflictError, TransitionTooLargeError, type HistoryStore } from
 import type { SfnEventType, SfnRecord, SfnTaskRequest } from '../compile/contract.js';
 import type { SfnExecutionRecord } from './execution-records.js';
 import { asStored, type SfnStoredEvent } from './sfn-events.js';
+import { StoredText } from './stored-text.js';
 import { chunkEvents } from './transition-chunks.js';
 
 /** A Task state's activity task as the host tracks it (for tokens, dispatch and re-queueing). */
@@ -13,9 +14,6 @@ export interface SfnTaskState {
   input: string;
   scheduledEventId: number;
   status: 'scheduled' | 'started' | 'closed';
-  /** The Task state that scheduled it and the id of its `TaskStateEntered` (for the cause of a failed dispatch). */
-  state?: string;
-  enteredEventId?: number;
 }
 
 /** The host's per-execution bookkeeping, persisted with every transition beside the root's snapshot. */
@@ -24,7 +22,7 @@ export interface SfnBook {
   /** The last event id each actor recorded (previousEventId of its next event). */
   last: Record<string, number>;
   tasks: Record<string, SfnTaskState>;
-  /** Per actor: the id and state name of its last `<Type>StateEntered`. */
+  /** Per actor: the id and state name of its last `<Type>StateEntered` (for causes that name the state). */
   entered?: Record<string, [number, string]>;
 }
 
@@ -49,7 +47,7 @@ export interface SfnCommit {
 export const HOST_ACTOR = '~host';
 
 const APPEND_ATTEMPTS = 3;
-const CLOSES_TASK = new Set<SfnEventType>(['ActivitySucceeded', 'ActivityFailed', 'ActivityTimedOut', 'ActivityScheduleFailed']);
+const CLOSES_TASK = new Set<SfnEventType>(['ActivitySucceeded', 'ActivityFailed', 'ActivityTimedOut']);
 
 /**
  * One live Step Functions execution: its root actor, the events its machines recorded and not yet
@@ -64,6 +62,7 @@ export class SfnExecution {
   /** Stream sequences of dispatched, unstarted task messages (removed when the task dies unstarted). */
   readonly taskSeqs = new Map<string, number>();
   private readonly writer = randomBytes(6).toString('base64url');
+  readonly text: StoredText;
 
   constructor(
     readonly rec: SfnExecutionRecord,
@@ -74,7 +73,19 @@ export class SfnExecution {
     private readonly onError: (x: SfnExecution, err: unknown) => void,
     public book: SfnBook = { lastEventId: 0, last: {}, tasks: {} },
     private lastSeq = 0,
-  ) {}
+    /** Checks the tasks scheduled since the last flush before they are stored (see withdraw). */
+    private readonly vet?: (x: SfnExecution, scheduled: SfnTaskRequest[]) => Promise<void>,
+  ) {
+    this.text = new StoredText(rec.input);
+  }
+
+  /** The entered event id and name of an actor's current state (for causes that name it). */
+  readonly entered = (actorId: string): readonly [number, string] | undefined => this.book.entered?.[actorId];
+
+  /** Drops a task's ActivityScheduled before it is stored (its activity does not exist). */
+  withdraw(key: string): void {
+    this.pending = this.pending.filter((p) => p.e.task?.key !== key);
+  }
 
   get isDead(): boolean {
     return this.dead;
@@ -117,15 +128,11 @@ export class SfnExecution {
     const c: SfnCommit = { events: [], scheduled: [], closed: [], started: [] };
     for (const { actorId, e } of this.pending.splice(0)) {
       const id = ++this.book.lastEventId;
-      c.events.push({ type: e.type, id, at, attrs: e.details ?? {}, prev: this.book.last[actorId] ?? 0 });
+      c.events.push({ type: e.type, id, at, attrs: this.text.details(e.details ?? {}, this.entered), prev: this.book.last[actorId] ?? 0 });
       this.book.last[actorId] = id;
       if (e.type.endsWith('StateEntered')) (this.book.entered ??= {})[actorId] = [id, String(e.details?.name ?? '')];
       if (e.type === 'ActivityScheduled' && e.task) {
-        const [enteredEventId, state] = this.book.entered?.[actorId] ?? [];
-        this.book.tasks[e.task.key] = {
-          resource: e.task.resource, input: e.task.input, scheduledEventId: id, status: 'scheduled',
-          ...(state !== undefined ? { state, enteredEventId } : {}),
-        };
+        this.book.tasks[e.task.key] = { resource: e.task.resource, input: this.text.json(e.task.input), scheduledEventId: id, status: 'scheduled' };
         c.scheduled.push(e.task);
       } else if (e.taskKey && this.book.tasks[e.taskKey]) {
         if (e.type === 'ActivityStarted') { this.book.tasks[e.taskKey]!.status = 'started'; c.started.push(e.taskKey); }
@@ -140,6 +147,8 @@ export class SfnExecution {
    * bookkeeping, behind the fence), then lets the host act on it. Call inside `serial`.
    */
   async flush(): Promise<SfnStoredEvent[]> {
+    const scheduled = this.pending.flatMap((p) => (p.e.type === 'ActivityScheduled' && p.e.task ? [p.e.task] : []));
+    if (scheduled.length > 0 && this.vet && !this.dead) await this.vet(this, scheduled);
     if (this.pending.length === 0 || this.dead) return [];
     const c = this.take();
     const extra: SfnTransitionExtra = { snapshot: this.actor?.getPersistedSnapshot(), book: this.book };

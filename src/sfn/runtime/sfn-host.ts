@@ -10,7 +10,8 @@ import type { Router } from '../../runtime/router.js';
 import type { Registry } from '../../registry/registry.js';
 import { parseArn } from '../arns.js';
 import { sfnKeys, type ActivityRecord } from '../records.js';
-import type { SfnExecutionInput, SfnExecutionOutput, SfnInputEvent } from '../compile/contract.js';
+import type { SfnExecutionInput, SfnExecutionOutput, SfnInputEvent, SfnTaskRequest } from '../compile/contract.js';
+import { inStateCause, resolveCause } from '../compile/state-cause.js';
 import { ExecutionRecords, type SfnExecutionRecord } from './execution-records.js';
 import { MachineCache } from './machine-cache.js';
 import { HOST_ACTOR, SfnExecution, type SfnCommit, type SfnTaskState, type SfnTransitionExtra } from './sfn-execution.js';
@@ -42,9 +43,9 @@ export interface SfnActivityTask { taskToken: string; input: string }
 
 const RECOVERY_CONCURRENCY = 32;
 
-/** AWS's cause when a Task state's activity is gone at scheduling time. */
-const missingActivityCause = (t: SfnTaskState): string =>
-  `An error occurred while executing the state '${t.state ?? ''}' (entered at the event id #${t.enteredEventId ?? 0}). The activity ${t.resource} does not exist.`;
+/** AWS's cause when a Task state's activity is gone at scheduling time (the state and event id are added when stored). */
+const missingActivityCause = (task: SfnTaskRequest): string =>
+  inStateCause(task.key.slice(0, task.key.lastIndexOf('#')), `The activity ${task.resource} does not exist.`);
 
 /** A task message names its task by `<key>@<executionArn>` (msgIDs of AF_TASKS must be unique across executions). */
 const taskRunId = (executionArn: string, key: string): string => `${key}@${executionArn}`;
@@ -87,7 +88,19 @@ export class SfnHost implements PartitionHost {
 
   private newExecution(rec: SfnExecutionRecord, extra?: SfnTransitionExtra, lastSeq = 0): SfnExecution {
     return new SfnExecution(rec, this.subject(rec), this.d.store, () => this.d.clock.now(),
-      (x, c) => this.afterCommit(x, c), (x, err) => this.onError(x, err), extra?.book, lastSeq);
+      (x, c) => this.afterCommit(x, c), (x, err) => this.onError(x, err), extra?.book, lastSeq, (x, t) => this.vetScheduled(x, t));
+  }
+
+  /**
+   * Before newly scheduled tasks are stored: a task whose activity does not exist is withdrawn and its
+   * state fails the execution at once (AWS: TaskStateEntered, then ExecutionFailed with States.Runtime).
+   */
+  private async vetScheduled(x: SfnExecution, scheduled: SfnTaskRequest[]): Promise<void> {
+    for (const task of scheduled) {
+      if (await this.activityExists(task.resource)) continue;
+      x.withdraw(task.key);
+      x.actor?.send({ type: 'sfn.activity.scheduleFailed', key: task.key, error: 'States.Runtime', cause: missingActivityCause(task) } satisfies SfnInputEvent);
+    }
   }
 
   /** Creates and starts the root actor (restored from `snapshot` when given). */
@@ -204,22 +217,11 @@ export class SfnHost implements PartitionHost {
       x.taskSeqs.delete(key);
       if (seq !== undefined) await this.d.queues.remove(seq);
     }
-    const undeliverable: SfnInputEvent[] = [];
     for (const task of c.scheduled) {
       const t = x.book.tasks[task.key];
       if (t?.status !== 'scheduled') continue;
-      if (!(await this.activityExists(task.resource))) {
-        undeliverable.push({ type: 'sfn.activity.scheduleFailed', key: task.key, error: 'States.Runtime', cause: missingActivityCause(t) });
-        continue;
-      }
       const seq = await this.d.queues.dispatch(this.taskMessage(x, task.key, t.scheduledEventId));
       if (seq !== undefined) x.taskSeqs.set(task.key, seq);
-    }
-    if (undeliverable.length > 0 && !x.done) {
-      // ActivityScheduleFailed and what follows from it: the next transition (whose own commit closes the execution if it ended).
-      for (const e of undeliverable) x.actor!.send(e);
-      await x.flush();
-      return;
     }
     if (x.done) {
       const out = x.actor!.getSnapshot().output as SfnExecutionOutput;
@@ -240,10 +242,10 @@ export class SfnHost implements PartitionHost {
     for (const seq of x.taskSeqs.values()) await this.d.queues.remove(seq);
     x.taskSeqs.clear();
     const closed: SfnExecutionRecord = { ...x.rec, status: out.status, stopDate };
-    if (out.status === 'SUCCEEDED') closed.output = JSON.stringify(out.output ?? null);
+    if (out.status === 'SUCCEEDED') closed.output = x.text.json(JSON.stringify(out.output ?? null));
     else {
       if (out.error !== undefined) closed.error = out.error;
-      if (out.cause !== undefined) closed.cause = out.cause;
+      if (out.cause !== undefined) closed.cause = resolveCause(out.cause, x.entered);
     }
     await this.records.close(closed);
   }
