@@ -5,19 +5,15 @@
  * and stops it all on Ctrl-C (engines first, gracefully, then the servers). Stores: .data/cluster/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { devUser, NATS_USERS } from '../src/nats/connect-options.js';
+import { natsServerBinary } from '../src/nats/server-binary.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const DIR = 'deploy/cluster';
 const NATS_URLS = ['nats://127.0.0.1:4222', 'nats://127.0.0.1:4223', 'nats://127.0.0.1:4224'];
-
-function natsServerBin(): string {
-  for (const p of ['/usr/sbin/nats-server', '/usr/local/sbin/nats-server']) if (existsSync(p)) return p;
-  return 'nats-server';
-}
 
 /** KEY=value lines of an env file (comments and blank lines skipped). */
 function envFile(path: string): Record<string, string> {
@@ -82,7 +78,7 @@ async function main(): Promise<void> {
   for (const role of ['engine', 'worker'] as const) env[NATS_USERS[role].passwordEnv] = devUser(role, process.env).password;
   for (let i = 1; i <= 3; i++) {
     mkdirSync(`.data/cluster/n${i}`, { recursive: true });
-    const proc = spawn(natsServerBin(), ['-c', `${DIR}/nats-${i}.conf`], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc = spawn(natsServerBinary(), ['-c', `${DIR}/nats-${i}.conf`], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     // Only fatal lines: route dial errors are normal while the three servers come up.
     proc.stderr!.on('data', (c: Buffer) => { for (const l of c.toString().split('\n')) if (/\[FTL\]/.test(l)) process.stderr.write(`[nats-${i}] ${l}\n`); });
     children.push({ name: `nats-${i}`, proc });

@@ -72,6 +72,10 @@ then make sure `nats-server` is on your PATH.
 MSG
   exit 1
 fi
+# A nats-server >= 2.10 (fsync on every append is possible, AF_DURABILITY=fsync): the system's, or
+# the newest Debian package unpacked under .tools/ (src/nats/server-binary.ts prefers it).
+bash scripts/current-nats-server.sh
+
 # The engine runs without them; only the boto3 / aws CLI / console / TLS tests need them (and fail without).
 $for_tests || exit 0
 if ! have_boto3; then

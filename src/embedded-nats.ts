@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from '@nats-io/transport-node';
 import { mkdirSync } from 'node:fs';
 import { devUser, NATS_USERS } from './nats/connect-options.js';
+import { natsServerBinary } from './nats/server-binary.js';
 
 export interface EmbeddedNats {
   url: string;
@@ -27,7 +28,7 @@ export async function startEmbeddedNats(confPath = 'nats.conf', url = 'nats://12
   mkdirSync('.data', { recursive: true });
   const env = { ...process.env };
   for (const role of ['engine', 'worker'] as const) env[NATS_USERS[role].passwordEnv] = devUser(role, process.env).password;
-  const proc: ChildProcess = spawn('nats-server', ['-c', confPath], { stdio: ['ignore', 'ignore', 'pipe'], env });
+  const proc: ChildProcess = spawn(natsServerBinary(), ['-c', confPath], { stdio: ['ignore', 'ignore', 'pipe'], env });
   let stderr = '';
   proc.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
   await new Promise<void>((resolve, reject) => {

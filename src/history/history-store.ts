@@ -73,8 +73,13 @@ export class HistoryStore {
       });
       return ack.seq;
     } catch (e) {
-      if (e instanceof JetStreamApiError && e.code === JsCodes.StreamWrongLastSequence) throw new HistoryConflictError(subject, { cause: e });
-      throw e;
+      if (!(e instanceof JetStreamApiError && e.code === JsCodes.StreamWrongLastSequence)) throw e;
+      // nats-server 2.10+ checks the fence before the msgID window, so the retry of an append whose
+      // ack was lost meets the fence instead of its duplicate ack (2.9 answered the duplicate). It is
+      // ours when the subject's last message carries our msgID.
+      const last = await this.lastOf(subject).catch(() => undefined);
+      if (last?.header?.get('Nats-Msg-Id') === msgID) return last.seq;
+      throw new HistoryConflictError(subject, { cause: e });
     }
   }
 

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
+import { natsServerBinary } from '../../src/nats/server-binary.js';
 
 export interface ClusterServer {
   name: string;
@@ -21,14 +21,6 @@ export interface NatsClusterHandle {
   urls: string;
   /** Stops every server still running and removes the temp dir. Idempotent. */
   stop(): Promise<void>;
-}
-
-function natsServerBinary(): string {
-  if (process.env.NATS_SERVER_BIN) return process.env.NATS_SERVER_BIN;
-  for (const dir of [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), '/usr/sbin', '/usr/local/sbin']) {
-    if (existsSync(join(dir, 'nats-server'))) return join(dir, 'nats-server');
-  }
-  return 'nats-server';
 }
 
 /** A free loopback port (closed again at once; the server binds it right after). */

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
+import { natsServerBinary } from '../../src/nats/server-binary.js';
 
 export interface NatsServerHandle {
   /** `nats://127.0.0.1:PORT` */
@@ -22,28 +22,13 @@ const STOP_GRACE_MS = 5_000;
 const MAX_LOG_CHARS = 64 * 1024;
 
 /**
- * Locate the nats-server binary: $NATS_SERVER_BIN, then PATH, then the
- * Debian location /usr/sbin (not on PATH for non-root users).
- */
-function resolveNatsServerBinary(): string {
-  const fromEnv = process.env.NATS_SERVER_BIN;
-  if (fromEnv) return fromEnv;
-  const dirs = (process.env.PATH ?? '').split(delimiter).filter(Boolean);
-  for (const dir of [...dirs, '/usr/sbin', '/usr/local/sbin']) {
-    const candidate = join(dir, 'nats-server');
-    if (existsSync(candidate)) return candidate;
-  }
-  return 'nats-server';
-}
-
-/**
  * Start a throw-away nats-server with JetStream on a random loopback port.
  * Everything it writes lives in a fresh temp dir that `stop()` removes.
  */
 export async function startNatsServer(opts: { args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<NatsServerHandle> {
   const dir = await mkdtemp(join(tmpdir(), 'actorflow-nats-'));
   const storeDir = join(dir, 'js');
-  const bin = resolveNatsServerBinary();
+  const bin = natsServerBinary();
   const args = ['-a', '127.0.0.1', '-p', '-1', '-js', '-sd', storeDir, '--ports_file_dir', dir, ...(opts.args ?? [])];
 
   let proc: ChildProcess;
