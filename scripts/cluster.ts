@@ -5,11 +5,12 @@
  * and stops it all on Ctrl-C (engines first, gracefully, then the servers). Stores: .data/cluster/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { devUser, NATS_USERS } from '../src/nats/connect-options.js';
 import { natsServerBinary } from '../src/nats/server-binary.js';
+import { durabilityFromEnv, withDurability } from '../src/nats/durability.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const DIR = 'deploy/cluster';
@@ -72,13 +73,26 @@ async function stopAll(): Promise<void> {
   }
 }
 
+/**
+ * Server i's configuration; with AF_DURABILITY=fsync a copy with `sync_interval: always`, written
+ * beside the original (its `include ./auth.conf` is relative to it) as a git-ignored *.effective.conf.
+ */
+function serverConfig(i: number): string {
+  const conf = `${DIR}/nats-${i}.conf`;
+  const durability = durabilityFromEnv();
+  if (durability === 'default') return conf;
+  const effective = `${DIR}/nats-${i}.effective.conf`;
+  writeFileSync(effective, withDurability(readFileSync(conf, 'utf8'), durability));
+  return effective;
+}
+
 async function main(): Promise<void> {
   process.chdir(ROOT);
   const env = { ...process.env };
   for (const role of ['engine', 'worker'] as const) env[NATS_USERS[role].passwordEnv] = devUser(role, process.env).password;
   for (let i = 1; i <= 3; i++) {
     mkdirSync(`.data/cluster/n${i}`, { recursive: true });
-    const proc = spawn(natsServerBinary(), ['-c', `${DIR}/nats-${i}.conf`], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc = spawn(natsServerBinary(), ['-c', serverConfig(i)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     // Only fatal lines: route dial errors are normal while the three servers come up.
     proc.stderr!.on('data', (c: Buffer) => { for (const l of c.toString().split('\n')) if (/\[FTL\]/.test(l)) process.stderr.write(`[nats-${i}] ${l}\n`); });
     children.push({ name: `nats-${i}`, proc });

@@ -15,7 +15,7 @@ import { formatTimeline, registerOrderTypes, startOrderParticipants, ORDER_WORKF
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
   const demoOnly = argv.includes('--demo-only');
   let embedded: EmbeddedNats | undefined;
-  if (!process.env.NATS_URL) embedded = await startEmbeddedNats();
+  if (!process.env.NATS_URL) embedded = await startEmbeddedNats();  // AF_NATS_PORT, AF_DURABILITY
   const natsUrl = process.env.NATS_URL ?? embedded!.url;
   // The AWS JSON 1.0 gateway on 127.0.0.1:${AF_HTTP_PORT:-8080} (--http-host/--http-port); not for the one-shot demo.
   const http = demoOnly ? undefined : httpOptionsFromCli(argv);

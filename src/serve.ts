@@ -12,7 +12,7 @@ import { devUser } from './nats/connect-options.js';
  */
 export async function serve(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   let embedded: EmbeddedNats | undefined;
-  if (!process.env.NATS_URL) embedded = await startEmbeddedNats();
+  if (!process.env.NATS_URL) embedded = await startEmbeddedNats();  // AF_NATS_PORT, AF_DURABILITY
   // On the embedded server the node is nats.conf's `engine` user; with NATS_URL, NATS_USER/NATS_PASSWORD say who it is.
   const node = await startNode({ natsUrl: process.env.NATS_URL ?? embedded!.url, ...(embedded ? { natsAuth: devUser('engine') } : {}), http: httpOptionsFromCli(argv), inspect: inspectOptionsFromCli(argv) })
     .catch(async (e: unknown) => { await embedded?.stop(); throw e; });

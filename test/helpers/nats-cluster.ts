@@ -24,7 +24,7 @@ export interface NatsClusterHandle {
 }
 
 /** A free loopback port (closed again at once; the server binds it right after). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
