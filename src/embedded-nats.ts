@@ -64,7 +64,11 @@ export async function startEmbeddedNats(o: EmbeddedNatsOptions = embeddedNatsOpt
   if (o.httpPort) args.push('-m', String(o.httpPort));
   const env = { ...process.env };
   for (const role of ['engine', 'worker'] as const) env[NATS_USERS[role].passwordEnv] = devUser(role, process.env).password;
-  const proc: ChildProcess = spawn(natsServerBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'], env });
+  // Its own process group: Ctrl-C in a terminal signals the whole foreground group, and the server
+  // must outlive the engine's graceful stop (which still writes), so the engine stops it last.
+  const proc: ChildProcess = spawn(natsServerBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'], env, detached: true });
+  const stopWithUs = () => { if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM'); };
+  process.once('exit', stopWithUs);
   let stderr = '';
   proc.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
   await new Promise<void>((resolve, reject) => {
@@ -78,6 +82,7 @@ export async function startEmbeddedNats(o: EmbeddedNatsOptions = embeddedNatsOpt
   return {
     url,
     stop: () => new Promise<void>((resolve) => {
+      process.removeListener('exit', stopWithUs);
       if (proc.exitCode !== null) return resolve();
       proc.once('exit', () => resolve());
       proc.kill('SIGTERM');
