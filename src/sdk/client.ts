@@ -66,7 +66,7 @@ export class ActorFlowClient {
     let nextPageToken: string | undefined;
     do {
       const page = await this.call<{ events: WireEvent[]; nextPageToken?: string }>('GetWorkflowExecutionHistory', { domain, execution, nextPageToken });
-      events.push(...page.events);
+      for (const e of page.events) events.push(e);
       nextPageToken = page.nextPageToken;
     } while (nextPageToken);
     return events;

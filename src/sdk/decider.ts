@@ -46,7 +46,7 @@ export class Decider {
     let token = first.nextPageToken;
     while (token) {
       const page = await this.client.call<{ events: WireEvent[]; nextPageToken?: string }>('PollForDecisionTask', { ...poll, nextPageToken: token });
-      events.push(...page.events);
+      for (const e of page.events) events.push(e);
       token = page.nextPageToken;
     }
     const task = { ...first, events } as DecisionTask;

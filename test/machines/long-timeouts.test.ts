@@ -152,6 +152,20 @@ describe('DeadlineQueue', () => {
     expect(clock.timers.size).toBe(0);
   });
 
+  it('drops a partition\'s entries from a heap of 200,000 (180,000 kept) and still fires the rest in order', () => {
+    // removeWhere used to rebuild with push(...kept), which throws RangeError past ~125,000 entries:
+    // every later wake-up of the node (sleeping runs' timers, retention) was then lost.
+    const { clock, due, q, t0 } = setup();
+    const n = 200_000;
+    for (let i = 0; i < n; i++) q.push(`${i % 10 ? 'keep' : 'drop'}-${i}`, t0 + 1 + ((i * 7919) % n));
+    expect(q.removeWhere((id) => id.startsWith('drop'))).toBe(n / 10);
+    expect(q.size).toBe(n - n / 10);
+    clock.advanceTo(t0 + n + 1);
+    expect(due).toHaveLength(n - n / 10);
+    expect(due.every(([id]) => id.startsWith('keep'))).toBe(true);
+    expect(due.every(([, at], i) => i === 0 || due[i - 1]![1] <= at)).toBe(true);
+  });
+
   it('keeps one timer armed, for the earliest entry', () => {
     const { clock, q, t0 } = setup();
     q.push('x', t0 + 500);
