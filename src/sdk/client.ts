@@ -32,6 +32,26 @@ const POLL_TIMEOUT_MS = 70_000;
 const POLL_GRACE_MS = 5_000;
 
 /**
+ * Workers and deciders outlive any NATS outage: nats.js gives up after 10 attempts by default (about
+ * 20 s), and a closed connection stops a worker for good. Reconnect for ever, backing off from 250 ms
+ * to 5 s with up to 50 % jitter so a fleet of workers does not reconnect in step.
+ */
+const RECONNECT = {
+  maxReconnectAttempts: -1,
+  reconnectDelayHandler: (() => {
+    let attempt = 0;
+    let last = 0;
+    return () => {
+      // A connection that stayed up for a while starts its backoff again from the bottom.
+      if (Date.now() - last > 30_000) attempt = 0;
+      last = Date.now();
+      const base = Math.min(5000, 250 * 2 ** Math.min(attempt++, 5));
+      return base + Math.random() * base * 0.5;
+    };
+  })(),
+};
+
+/**
  * The ActorFlow client over NATS: every SWF action by its AWS name, with AWS-shaped inputs and
  * outputs. Faults surface as `Fault` errors carrying the AWS fault name.
  */
@@ -40,7 +60,7 @@ export class ActorFlowClient {
 
   static async connect(opts: ClientOptions = {}): Promise<ActorFlowClient> {
     const servers = opts.servers ?? 'nats://127.0.0.1:4222';
-    const nc = opts.connection ?? await connect({ servers, name: 'actorflow-client', noAsyncTraces: true, ...connectionAuth(servers, opts.auth) });
+    const nc = opts.connection ?? await connect({ servers, name: 'actorflow-client', noAsyncTraces: true, ...RECONNECT, ...connectionAuth(servers, opts.auth) });
     return new ActorFlowClient(nc, opts.prefix ?? 'af', !opts.connection);
   }
 
