@@ -166,7 +166,7 @@ function corpus(): WireAnswer[] {
 const details = (e: HistoryEvent) => (e.type!.endsWith('StateEntered') ? e.stateEnteredEventDetails : e.type!.endsWith('StateExited') ? e.stateExitedEventDetails : undefined);
 
 describe('wire shapes against the AWS service models', () => {
-  it('the checker reports a member the SDK drops, a wrong type and an empty string', async () => {
+  it('the checker reports a member the SDK drops, a wrong type, an empty string and a missing required member', async () => {
     const body = JSON.stringify({ events: [{
       timestamp: 1.5, type: 'PassStateEntered', id: '2', previousEventId: 1,
       passStateEnteredEventDetails: { name: 'P' }, stateEnteredEventDetails: { name: '', inputDetails: { truncated: 'no' } },
@@ -178,6 +178,9 @@ describe('wire shapes against the AWS service models', () => {
       'type GetExecutionHistory.events[0].stateEnteredEventDetails.inputDetails.truncated: model has a boolean, raw has string "no"',
     ]);
     expect(await checkWireShape('swf', 'DescribeDomain', JSON.stringify({ domainInfo: { name: 'd', status: 'REGISTERED' }, configuration: { workflowExecutionRetentionPeriodInDays: '1' } }))).toEqual([]);
+    expect(formatProblems(await checkWireShape('swf', 'DescribeDomain', JSON.stringify({ domainInfo: { name: 'd', status: 'REGISTERED' } }))))
+      .toBe('missing DescribeDomain.configuration: DomainDetail requires configuration');
+    expect(await checkWireShape('swf', 'PollForActivityTask', '{"startedEventId":0}')).toEqual([]);
   });
 
   it('every live Step Functions answer has exactly the model\'s members', async () => {
