@@ -25,7 +25,7 @@ export interface ShapeProblem {
 }
 
 const MODULES: Record<WireApi, Record<string, unknown>> = { swf: swfSdk, sfn: sfnSdk };
-const CLIENTS: Record<WireApi, new (c: object) => { send(c: unknown): Promise<unknown>; destroy(): void }> = {
+const CLIENTS: Record<WireApi, new (c: object) => { send(c: unknown): Promise<unknown> }> = {
   swf: swfSdk.SWFClient as never, sfn: sfnSdk.SFNClient as never,
 };
 
@@ -36,25 +36,40 @@ function outputSchema(api: WireApi, action: string): NormalizedSchema {
   return NormalizedSchema.of(op[5] as never);
 }
 
+/** One client per API whose request handler answers the body of the call in progress. */
+const clients = new Map<WireApi, { send(c: unknown): Promise<unknown> }>();
+let answering = '';
+let queue: Promise<unknown> = Promise.resolve();
+
+function clientFor(api: WireApi) {
+  let client = clients.get(api);
+  if (!client) {
+    const requestHandler = {
+      handle: async () => ({
+        response: { statusCode: 200, headers: { 'content-type': 'application/x-amz-json-1.0' }, body: Readable.from([Buffer.from(answering)]) },
+      }),
+    };
+    client = new CLIENTS[api]({
+      region: 'us-east-1', endpoint: 'http://127.0.0.1:1', maxAttempts: 1, requestHandler,
+      credentials: { accessKeyId: 'AKIDWIRESHAPES', secretAccessKey: 'wire-shapes' },
+    });
+    clients.set(api, client);
+  }
+  return client;
+}
+
 /** What the real SDK returns for this raw body (its deserializer, through a request handler that answers it). */
-export async function sdkOutput(api: WireApi, action: string, body: string): Promise<Record<string, unknown>> {
+export function sdkOutput(api: WireApi, action: string, body: string): Promise<Record<string, unknown>> {
   const Command = MODULES[api][`${action}Command`] as (new (input: object) => unknown) | undefined;
   if (!Command) throw new Error(`${api} has no ${action}Command`);
-  const requestHandler = {
-    handle: async () => ({
-      response: { statusCode: 200, headers: { 'content-type': 'application/x-amz-json-1.0' }, body: Readable.from([Buffer.from(body)]) },
-    }),
-  };
-  const client = new CLIENTS[api]({
-    region: 'us-east-1', endpoint: 'http://127.0.0.1:1', maxAttempts: 1, requestHandler,
-    credentials: { accessKeyId: 'AKIDWIRESHAPES', secretAccessKey: 'wire-shapes' },
-  });
-  try {
-    const { $metadata: _, ...out } = await client.send(new Command({})) as Record<string, unknown>;
+  // One call at a time: the handler answers the body of the call in progress.
+  const result = queue.then(async () => {
+    answering = body;
+    const { $metadata: _, ...out } = await clientFor(api).send(new Command({})) as Record<string, unknown>;
     return out;
-  } finally {
-    client.destroy();
-  }
+  });
+  queue = result.catch(() => undefined);
+  return result;
 }
 
 /** Members whose model allows an empty string (ResourceTagValue: min 0). */

@@ -132,23 +132,14 @@ async function timedOutRun(): Promise<string> {
 
 beforeAll(async () => {
   h = await startSfnHttpEngine();
-  const activityArn = (await h.sfn.send(new CreateActivityCommand({ name: freshName('shapes-act') }))).activityArn!;
-  [runs.happy, runs.failing, runs.aborted, runs.timedOut] = await Promise.all([
-    happyRun(activityArn),
-    (async () => {
-      const other = (await h.sfn.send(new CreateActivityCommand({ name: freshName('shapes-fail') }))).activityArn!;
-      return failingRun(other);
-    })(),
-    (async () => {
-      const idle = (await h.sfn.send(new CreateActivityCommand({ name: freshName('shapes-idle') }))).activityArn!;
-      return abortedRun(idle);
-    })(),
-    timedOutRun(),
-  ]);
+  // One activity per run, so each run's worker gets its own task.
+  const activity = async (label: string) => (await h.sfn.send(new CreateActivityCommand({ name: freshName(label) }))).activityArn!;
+  const [working, failing, idle] = await Promise.all([activity('shapes-work'), activity('shapes-fail'), activity('shapes-idle')]);
+  [runs.happy, runs.failing, runs.aborted, runs.timedOut] = await Promise.all([happyRun(working), failingRun(failing), abortedRun(idle), timedOutRun()]);
   for (const arn of Object.values(runs)) await fullHistory(h.sfn, arn);
   const gone = await machine({ StartAt: 'P', States: { P: { Type: 'Pass', End: true } } });
   await h.sfn.send(new DeleteStateMachineCommand({ stateMachineArn: gone }));
-  await h.sfn.send(new DeleteActivityCommand({ activityArn: (await h.sfn.send(new CreateActivityCommand({ name: freshName('shapes-gone') }))).activityArn! }));
+  await h.sfn.send(new DeleteActivityCommand({ activityArn: await activity('shapes-gone') }));
 }, 90_000);
 afterAll(async () => { await h?.stop(); });
 
@@ -190,7 +181,7 @@ describe('wire shapes against the AWS service models', () => {
 
   it('every answer of the recorded corpus has exactly the model\'s members', async () => {
     expect(await problemsOf(corpus())).toBe('');
-  });
+  }, 120_000);
 
   it('corpus and live answers cover every operation of both APIs and every event type the engine writes', () => {
     expect(everySfnType).toBe(true);
