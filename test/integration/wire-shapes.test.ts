@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   CreateActivityCommand, CreateStateMachineCommand, DeleteActivityCommand, DeleteStateMachineCommand, GetActivityTaskCommand,
+  GetExecutionHistoryCommand,
   SendTaskFailureCommand, SendTaskHeartbeatCommand, SendTaskSuccessCommand, StartExecutionCommand, StopExecutionCommand,
   type HistoryEvent,
 } from '@aws-sdk/client-sfn';
@@ -137,6 +138,7 @@ beforeAll(async () => {
   const [working, failing, idle] = await Promise.all([activity('shapes-work'), activity('shapes-fail'), activity('shapes-idle')]);
   [runs.happy, runs.failing, runs.aborted, runs.timedOut] = await Promise.all([happyRun(working), failingRun(failing), abortedRun(idle), timedOutRun()]);
   for (const arn of Object.values(runs)) await fullHistory(h.sfn, arn);
+  await h.sfn.send(new GetExecutionHistoryCommand({ executionArn: runs.happy, includeExecutionData: false, reverseOrder: true, maxResults: 5 }));
   const gone = await machine({ StartAt: 'P', States: { P: { Type: 'Pass', End: true } } });
   await h.sfn.send(new DeleteStateMachineCommand({ stateMachineArn: gone }));
   await h.sfn.send(new DeleteActivityCommand({ activityArn: await activity('shapes-gone') }));
