@@ -6,13 +6,20 @@ import {
   SendTaskFailureCommand, SendTaskHeartbeatCommand, SendTaskSuccessCommand, StartExecutionCommand, StopExecutionCommand,
   type HistoryEvent,
 } from '@aws-sdk/client-sfn';
+import {
+  DescribeDomainCommand, DescribeWorkflowExecutionCommand, DescribeWorkflowTypeCommand, GetWorkflowExecutionHistoryCommand,
+  ListClosedWorkflowExecutionsCommand, StartWorkflowExecutionCommand,
+} from '@aws-sdk/client-swf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../machines/history-event.js';
 import { OPERATIONS } from '../../src/service/operations.js';
 import { SFN_OPERATIONS } from '../../src/service/sfn-operations.js';
 import type { SfnEventType } from '../../src/sfn/compile/contract.js';
+import { uniqueDomain } from '../helpers/engine.js';
 import { PYTHON, requireClient, run } from '../helpers/external-clients.js';
 import { freshName, fullHistory, SFN_ROLE, startSfnHttpEngine, waitClosed, type SfnHttpEngine } from '../helpers/sfn-http.js';
+import { swfClient } from '../helpers/swf-http.js';
+import { deciderLoop, ORDER_TYPE, registerOrder, workerLoop } from '../helpers/swf-sdk-order.js';
 import { until } from '../helpers/until.js';
 import { recordWireAnswers, type WireAnswer } from '../helpers/wire-recorder.js';
 import { checkWireShape, eventTypesOf, formatProblems, type ShapeProblem } from '../helpers/wire-shapes.js';
@@ -21,8 +28,8 @@ import { checkWireShape, eventTypesOf, formatProblems, type ShapeProblem } from 
  * Every answer of both APIs against the AWS service model, through the real AWS SDK's deserializer
  * (test/helpers/wire-shapes.ts): no member the SDK drops, none of the wrong type, no empty strings.
  * Two sources: test/fixtures/wire-corpus.jsonl, answers recorded from the integration suites
- * (scripts/wire-corpus.ts says how to record it again), and the Step Functions executions below,
- * recorded live. Together they must cover every operation and every event type the engine writes.
+ * (scripts/wire-corpus.ts says how to record it again), and the Step Functions executions and the
+ * SWF order workflow below, recorded live. Together they must cover every operation and every event type the engine writes.
  */
 
 const CORPUS = fileURLToPath(new URL('../fixtures/wire-corpus.jsonl', import.meta.url));
@@ -125,6 +132,29 @@ async function abortedRun(activityArn: string): Promise<string> {
   return arn;
 }
 
+/** The SWF order workflow through @aws-sdk/client-swf, then the reads a console or a user makes of it. */
+async function swfOrderRun(): Promise<void> {
+  const swf = swfClient(h.engine.node.http!.port);
+  const domain = uniqueDomain('shapes');
+  const stop = new AbortController();
+  try {
+    await registerOrder(swf, domain);
+    const loops = Promise.all([deciderLoop(swf, domain, stop.signal), workerLoop(swf, domain, stop.signal)]);
+    const { runId } = await swf.send(new StartWorkflowExecutionCommand({ domain, workflowId: 'order', workflowType: ORDER_TYPE, input: '{"orderId":1}' }));
+    const execution = { workflowId: 'order', runId: runId! };
+    await until(async () => (await swf.send(new DescribeWorkflowExecutionCommand({ domain, execution }))).executionInfo?.executionStatus === 'CLOSED', { timeoutMs: 20_000 });
+    await swf.send(new GetWorkflowExecutionHistoryCommand({ domain, execution, maximumPageSize: 10 }));
+    await swf.send(new ListClosedWorkflowExecutionsCommand({ domain, startTimeFilter: { oldestDate: new Date(0) } }));
+    await swf.send(new DescribeDomainCommand({ name: domain }));
+    await swf.send(new DescribeWorkflowTypeCommand({ domain, workflowType: ORDER_TYPE }));
+    stop.abort();
+    await loops;
+  } finally {
+    stop.abort();
+    swf.destroy();
+  }
+}
+
 async function timedOutRun(): Promise<string> {
   const arn = await start(await machine({ TimeoutSeconds: 1, StartAt: 'Nap', States: { Nap: { Type: 'Wait', Seconds: 60, End: true } } }), '{}');
   await waitClosed(h.sfn, arn);
@@ -136,7 +166,7 @@ beforeAll(async () => {
   // One activity per run, so each run's worker gets its own task.
   const activity = async (label: string) => (await h.sfn.send(new CreateActivityCommand({ name: freshName(label) }))).activityArn!;
   const [working, failing, idle] = await Promise.all([activity('shapes-work'), activity('shapes-fail'), activity('shapes-idle')]);
-  [runs.happy, runs.failing, runs.aborted, runs.timedOut] = await Promise.all([happyRun(working), failingRun(failing), abortedRun(idle), timedOutRun()]);
+  [runs.happy, runs.failing, runs.aborted, runs.timedOut] = await Promise.all([happyRun(working), failingRun(failing), abortedRun(idle), timedOutRun(), swfOrderRun()]);
   for (const arn of Object.values(runs)) await fullHistory(h.sfn, arn);
   await h.sfn.send(new GetExecutionHistoryCommand({ executionArn: runs.happy, includeExecutionData: false, reverseOrder: true, maxResults: 5 }));
   const gone = await machine({ StartAt: 'P', States: { P: { Type: 'Pass', End: true } } });
@@ -176,8 +206,9 @@ describe('wire shapes against the AWS service models', () => {
     expect(await checkWireShape('swf', 'PollForActivityTask', '{"startedEventId":0}')).toEqual([]);
   });
 
-  it('every live Step Functions answer has exactly the model\'s members', async () => {
+  it('every live answer (Step Functions runs, the SWF order workflow) has exactly the model\'s members', async () => {
     expect(live.length).toBeGreaterThan(20);
+    expect(new Set(live.filter((a) => a.action === 'GetWorkflowExecutionHistory' || a.action === 'GetExecutionHistory').map((a) => a.api))).toEqual(new Set(['swf', 'sfn']));
     expect(await problemsOf(live)).toBe('');
   });
 
