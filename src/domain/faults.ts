@@ -36,6 +36,11 @@ export const fault = {
   validation: (message: string) => new Fault('ValidationException', message),
   unknown: (message: string) => new Fault('UnknownResourceFault', message),
   unknownDomain: (name: string) => new Fault('UnknownResourceFault', `Unknown domain: ${name}`),
+  /** AWS's words: `Unknown execution: WorkflowExecution=[workflowId=w, runId=r]`, or `Unknown execution, workflowId = w` without a runId. */
   unknownExecution: (workflowId: string, runId?: string) =>
-    new Fault('UnknownResourceFault', `Unknown execution: WorkflowExecution=[workflowId=${workflowId}, runId=${runId ?? ''}]`),
+    new Fault('UnknownResourceFault', runId === undefined
+      ? `Unknown execution, workflowId = ${workflowId}`
+      : `Unknown execution: WorkflowExecution=[workflowId=${workflowId}, runId=${runId}]`),
+  /** AWS answers an open workflowId with just these words. */
+  alreadyStarted: () => new Fault('WorkflowExecutionAlreadyStartedFault', 'Already Started'),
 };

@@ -400,7 +400,7 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
       return await this.nats.runs.create(runsKey(domain, workflowId), encode({ ...rec, domain, workflowId }));
     } catch (e) {
       if ((e as { code?: number }).code === 10071) {
-        throw new Fault('WorkflowExecutionAlreadyStartedFault', `Workflow execution already started: workflowId=${workflowId}`);
+        throw fault.alreadyStarted();
       }
       throw e;
     }
@@ -449,7 +449,7 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
     if (cur?.runId === rec.runId) return undefined;
     const value = encode({ ...rec, domain, workflowId });
     if (!cur) return this.nats.runs.create(runsKey(domain, workflowId), value);
-    if (cur.runId !== fromRunId) throw new Fault('WorkflowExecutionAlreadyStartedFault', `Workflow execution already started: workflowId=${workflowId}`);
+    if (cur.runId !== fromRunId) throw fault.alreadyStarted();
     return this.nats.runs.update(runsKey(domain, workflowId), value, cur.revision);
   }
 

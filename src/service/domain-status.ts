@@ -11,8 +11,8 @@ async function setDomainStatus(ctx: ServiceContext, input: unknown, to: 'REGISTE
   const { value, revision } = await requireDomain(ctx, name);
   if (value.status === to) {
     throw to === 'DEPRECATED'
-      ? new Fault('DomainDeprecatedFault', `Domain is deprecated: ${name}`)
-      : new Fault('DomainAlreadyExistsFault', `Domain is already registered: ${name}`);
+      ? new Fault('DomainDeprecatedFault', name)
+      : new Fault('DomainAlreadyExistsFault', name);
   }
   await ctx.registry.update(Registry.domainKey(name), { ...value, status: to }, revision);
   return {};

@@ -24,7 +24,7 @@ export async function registerDomain(ctx: ServiceContext, input: unknown): Promi
   try {
     await ctx.registry.create(Registry.domainKey(name), rec);
   } catch (e) {
-    if (e instanceof RegistryConflictError) throw new Fault('DomainAlreadyExistsFault', `Domain already exists: ${name}`);
+    if (e instanceof RegistryConflictError) throw new Fault('DomainAlreadyExistsFault', name);
     throw e;
   }
   return {};

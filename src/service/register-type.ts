@@ -48,7 +48,7 @@ async function registerType(ctx: ServiceContext, input: unknown, kind: TypeKind)
   try {
     await ctx.registry.create(Registry.typeKey(kind, domain, name, version), rec);
   } catch (e) {
-    if (e instanceof RegistryConflictError) throw new Fault('TypeAlreadyExistsFault', `Type already exists: ${typeLabel(kind, { name, version })}`);
+    if (e instanceof RegistryConflictError) throw new Fault('TypeAlreadyExistsFault', typeLabel(kind, { name, version }));
     throw e;
   }
   return {};

@@ -9,7 +9,7 @@ import type { ServiceContext } from './context.js';
 type Outcome = 'ActivityTaskCompleted' | 'ActivityTaskFailed' | 'ActivityTaskCanceled' | 'Heartbeat';
 interface ActivityResponse { ref: TaskRef; partition: number; outcome: Outcome; attrs: Record<string, unknown> }
 
-const unknownActivityTask = (ref: TaskRef) => new Fault('UnknownResourceFault', `Unknown activity task, scheduledEventId = ${ref.scheduledEventId}`);
+const unknownActivityTask = (ref: TaskRef) => new Fault('UnknownResourceFault', `Unknown activity, scheduledEventId = ${ref.scheduledEventId}`);
 
 async function respond(ctx: ServiceContext, input: unknown, outcome: Outcome): Promise<object> {
   const r = InputReader.of(input);

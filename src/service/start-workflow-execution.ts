@@ -36,9 +36,9 @@ export async function startWorkflowExecution(ctx: ServiceContext, input: unknown
   const lambdaRole = r.str('lambdaRole', { min: 1, max: 1224 });
   r.done();
   const dom = await requireDomain(ctx, domain);
-  if (dom.value.status === 'DEPRECATED') throw new Fault('DomainDeprecatedFault', `Domain is deprecated: ${domain}`);
+  if (dom.value.status === 'DEPRECATED') throw new Fault('DomainDeprecatedFault', domain);
   const type = await requireType(ctx, 'workflow', domain, workflowType);
-  if (type.value.status === 'DEPRECATED') throw new Fault('TypeDeprecatedFault', `Type is deprecated: ${typeLabel('workflow', workflowType)}`);
+  if (type.value.status === 'DEPRECATED') throw new Fault('TypeDeprecatedFault', typeLabel('workflow', workflowType));
   const resolved = resolveRunSettings({ taskList, executionStartToCloseTimeout, taskStartToCloseTimeout, childPolicy, taskPriority, lambdaRole },
     type.value.config as WorkflowTypeConfig);
   if ('missing' in resolved) {

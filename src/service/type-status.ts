@@ -18,10 +18,10 @@ async function changeType(ctx: ServiceContext, input: unknown, kind: TypeKind, c
   const key = Registry.typeKey(kind, domain, type.name, type.version);
   const label = typeLabel(kind, type);
   if (change === 'deprecate') {
-    if (value.status === 'DEPRECATED') throw new Fault('TypeDeprecatedFault', `Type already deprecated: ${label}`);
+    if (value.status === 'DEPRECATED') throw new Fault('TypeDeprecatedFault', label);
     await ctx.registry.update(key, { ...value, status: 'DEPRECATED', deprecationDate: ctx.clock.now() }, revision);
   } else if (change === 'undeprecate') {
-    if (value.status === 'REGISTERED') throw new Fault('TypeAlreadyExistsFault', `Type already registered: ${label}`);
+    if (value.status === 'REGISTERED') throw new Fault('TypeAlreadyExistsFault', label);
     await ctx.registry.update(key, { ...value, status: 'REGISTERED', deprecationDate: undefined }, revision);
   } else {
     if (value.status !== 'DEPRECATED') throw new Fault('TypeNotDeprecatedFault', `Type is not deprecated: ${label}`);

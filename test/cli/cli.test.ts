@@ -249,7 +249,7 @@ describe('signal and terminate', { timeout: 60_000 }, () => {
     expect(events.filter((x) => x.eventType === 'WorkflowExecutionSignaled').map((x) => x.workflowExecutionSignaledEventAttributes))
       .toEqual([expect.objectContaining({ signalName: 'poke', input: '{"n":1}' })]);
     usage(badJson, /--input must be JSON/);
-    fault(closed, 'UnknownResourceFault', /workflowId=wf-done/);
+    fault(closed, 'UnknownResourceFault', /^ERROR UnknownResourceFault: Unknown execution, workflowId = wf-done$/m);
     expect(closed.stdout).toBe('');
   });
 
@@ -261,7 +261,7 @@ describe('signal and terminate', { timeout: 60_000 }, () => {
     expect(d.executionInfo).toMatchObject({ executionStatus: 'CLOSED', closeStatus: 'TERMINATED' });
     const events = await e.client.history(domain, { workflowId: 'wf-kill', runId: runIds['wf-kill']! });
     expect(events.at(-1)?.workflowExecutionTerminatedEventAttributes).toMatchObject({ reason: 'from the cli' });
-    fault(await cli('terminate', '--domain', domain, '--workflow-id', 'wf-kill', '--yes'), 'UnknownResourceFault', /workflowId=wf-kill/);
+    fault(await cli('terminate', '--domain', domain, '--workflow-id', 'wf-kill', '--yes'), 'UnknownResourceFault', /^ERROR UnknownResourceFault: Unknown execution, workflowId = wf-kill$/m);
   });
 });
 

@@ -4,6 +4,7 @@ import { startNode, type EngineNode, type StartOptions } from '../../src/node.js
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { attributesOf, type WireEvent } from '../../src/sdk/client.js';
 import { startNatsServer } from './nats-server.js';
+import { installOperationRecorder } from './wire-recorder.js';
 
 export interface TestEngine {
   url: string;
@@ -14,6 +15,7 @@ export interface TestEngine {
 
 /** A real nats-server on a random port, one engine node and a client; call stop() in afterAll. */
 export async function startTestEngine(opts: { partitions?: number; sleepAfterMs?: number; http?: StartOptions['http'] } = {}): Promise<TestEngine> {
+  installOperationRecorder();
   const server = await startNatsServer();
   const node = await startNode({ natsUrl: server.url, partitions: opts.partitions ?? 4, sleepAfterMs: opts.sleepAfterMs, http: opts.http, logger: pino({ level: process.env.AF_TEST_LOG ?? 'silent' }) });
   const client = await ActorFlowClient.connect({ servers: server.url });

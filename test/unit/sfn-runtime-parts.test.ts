@@ -23,6 +23,16 @@ describe('Step Functions runtime parts', () => {
     expect(toWireEvent(e, false).executionStartedEventDetails).toEqual({ roleArn: 'r' });
   });
 
+  it('every …StateEntered / …StateExited goes in the one member the AWS model has; events the model gives no details have none', () => {
+    const entered = { type: 'PassStateEntered' as const, id: 2, at: 2_000, prev: 1, attrs: { name: 'P', input: '{"a":1}', inputDetails: { truncated: false } } };
+    expect(toWireEvent(entered)).toEqual({ timestamp: 2, type: 'PassStateEntered', id: 2, previousEventId: 1, stateEnteredEventDetails: entered.attrs });
+    const exited = { type: 'TaskStateExited' as const, id: 9, at: 3_000, prev: 8, attrs: { name: 'T', output: '1', outputDetails: { truncated: false } } };
+    expect(toWireEvent(exited)).toEqual({ timestamp: 3, type: 'TaskStateExited', id: 9, previousEventId: 8, stateExitedEventDetails: exited.attrs });
+    expect(toWireEvent({ ...exited, type: 'MapStateExited' }, false).stateExitedEventDetails).toEqual({ name: 'T' });
+    expect(toWireEvent({ type: 'ParallelStateStarted', id: 4, at: 4_000, prev: 3, attrs: {} })).toEqual({ timestamp: 4, type: 'ParallelStateStarted', id: 4, previousEventId: 3 });
+    expect(toWireEvent({ type: 'MapStateStarted', id: 4, at: 4_000, prev: 3, attrs: { length: 2 } }).mapStateStartedEventDetails).toEqual({ length: 2 });
+  });
+
   it('execution histories live under ~sfn, which no escaped SWF domain can produce', () => {
     const s = subjects('af');
     expect(s.sfnHistory(2, 'my sm', 'run.1')).toBe('af.hist.2.~sfn.my~20sm.run~2e1');
