@@ -5,7 +5,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EngineNode } from '../node.js';
 import type { HttpGateway } from '../transport/http-gateway.js';
-import { hostAllowed } from '../transport/http-options.js';
+import { hostAllowed } from '../transport/host-check.js';
 import { RunFeeds, type FeedSink, type RunUpdate } from './run-feeds.js';
 import { machineGraphs, Replayer, type MachineGraphs } from './run-snapshot.js';
 

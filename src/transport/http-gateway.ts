@@ -5,7 +5,8 @@ import type { Logger } from 'pino';
 import { Fault, faultStatus } from '../domain/faults.js';
 import type { Operation, ServiceContext } from '../service/context.js';
 import { readBody } from './http-body.js';
-import { hostAllowed, type HttpGatewayConfig } from './http-options.js';
+import { hostAllowed } from './host-check.js';
+import type { HttpGatewayConfig } from './http-options.js';
 import { SigV4Failure, verifySigV4 } from './sigv4.js';
 import { authorizeDomains, authorizeService } from './domain-access.js';
 
