@@ -19,6 +19,25 @@ export function unicodeProblem(s: string): string | undefined {
   return LONE_SURROGATE.test(s) ? 'Member must contain only valid Unicode characters (an unpaired surrogate is not one)' : undefined;
 }
 
+/**
+ * The path of the first string holding a lone surrogate anywhere in `value`, for clients whose
+ * encoder would silently turn it into U+FFFD (msgpack over NATS), so that two ids never become one.
+ */
+export function loneSurrogatePath(value: unknown, path = ''): string | undefined {
+  const stack: [unknown, string][] = [[value, path]];
+  while (stack.length > 0) {
+    const [v, p] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (LONE_SURROGATE.test(v)) return p;
+    } else if (Array.isArray(v)) {
+      v.forEach((x, i) => stack.push([x, `${p}.${i + 1}.member`]));
+    } else if (v !== null && typeof v === 'object' && !(v instanceof Uint8Array) && !(v instanceof Date)) {
+      for (const [k, x] of Object.entries(v)) stack.push([x, p ? `${p}.${k}` : k]);
+    }
+  }
+  return undefined;
+}
+
 interface StringRule {
   min?: number;
   max: number;

@@ -105,6 +105,9 @@ describe('lone surrogates are refused with ValidationException', () => {
       expect(await call('SimpleWorkflowService.SignalWorkflowExecution', { domain, workflowId: bad, signalName: 's' })).toMatchObject({ type: 'ValidationException' });
       expect(await call('SimpleWorkflowService.CountPendingActivityTasks', { domain, taskList: { name: bad } })).toMatchObject({ type: 'ValidationException' });
       expect(await call('SimpleWorkflowService.StartWorkflowExecution', { domain, workflowId: 'ok2', workflowType: WF, tagList: [bad] })).toMatchObject({ type: 'ValidationException' });
+      // Over NATS the SDK refuses before msgpack would turn the surrogate into U+FFFD (another, valid id).
+      expect(await faultOf(e.client.call('StartWorkflowExecution', { domain, workflowId: bad, workflowType: WF }))).toBe('ValidationException');
+      expect(await faultOf(e.client.call('StartWorkflowExecution', { domain, workflowId: 'ok3', workflowType: WF, tagList: ['t', bad] }))).toBe('ValidationException');
     }
     // Nothing was started by the refusals; U+FFFD itself is a valid id of its own.
     await full.send(new StartWorkflowExecutionCommand({ domain, workflowId: 'lone\ufffd', workflowType: WF }));
