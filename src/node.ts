@@ -25,6 +25,8 @@ import { NodeMetrics, nodeMetricSources } from './observability/metrics.js';
 import { SfnHost } from './sfn/runtime/sfn-host.js';
 import { recordOf, sameVisibility, VisibilityPublisher } from './visibility/visibility-records.js';
 import { clusterPartitionCount } from './cluster/partition-count.js';
+import { clusterTaskTokenKey } from './cluster/task-token-key.js';
+import { TaskTokens } from './domain/task-token.js';
 import { LeaseStore } from './cluster/lease-store.js';
 import { LeaseManager } from './cluster/lease-manager.js';
 import { assertNoClusterPeers } from './cluster/static-node-guard.js';
@@ -84,6 +86,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const config: NodeConfig = !resolved.cluster ? resolved
     : Object.freeze({ ...resolved, partitions: await clusterPartitionCount(nats.nc, s, resolved.partitions, nats.replicas, log.child({ c: 'cluster' })) });
   const clock = options.clock ?? createSystemClock();
+  const tokens = new TaskTokens(await clusterTaskTokenKey(nats.nc, s, nats.replicas));
   const metrics = new NodeMetrics();
   // Replicated history: read the last transition from the stream leader (see HistoryStore).
   const store = new MeteredHistoryStore(metrics, nats.js, nats.jsm, s.streams.history, nats.replicas > 1);
@@ -99,6 +102,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const owner: PartitionOwner = new PartitionOwner(nats, store, queues, createMachineSet(clock, inspector?.inspect), log.child({ c: 'owner' }), {
     sleepAfterMs: config.sleepAfterMs,
     registry,
+    tokens,
     onClosed: async (run) => {
       const domain = await registry.domain(run.key.domain);
       await retention.schedule(run.key.partition, owner.subject(run.key), run.state.closedAt ?? clock.now(), retentionMs(domain.value?.retentionDays),
@@ -118,7 +122,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   owner.useEffects(new CrossRunEffects(router, log.child({ c: 'cross-run' })));
   // Requests for a run go to its partition's owner: in-process here, over af.part.<p>.* elsewhere.
   // Step Functions executions: their own host on the same partitions, router, history and task lists.
-  const sfn = new SfnHost({ nats, store, queues, router, registry, clock, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect });
+  const sfn = new SfnHost({ nats, store, queues, router, registry, clock, tokens, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect });
   router.register(sfn.ownerOps());
   let recovered = 0;
   let leases: LeaseManager | undefined;
@@ -140,7 +144,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
     if (sfnRecovered > 0) log.info({ sfnRecovered }, 'running Step Functions executions rebuilt from history');
     for (const p of owned) router.serve(p);
   }
-  const ctx: ServiceContext = { registry, router, queues, store, visibility, subjects: s, clock, log, region: config.region, account: config.account };
+  const ctx: ServiceContext = { registry, router, queues, store, visibility, subjects: s, clock, log, region: config.region, account: config.account, tokens };
   ctx.sfnExecutions = sfn.records;
   // Over NATS both services share af.api.<Action>: their action names must not clash.
   const api = new NatsApiServer(nats.nc, ctx, mergeOperations(OPERATIONS, SFN_OPERATIONS), log.child({ c: 'api' }));

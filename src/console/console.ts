@@ -5,7 +5,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EngineNode } from '../node.js';
 import type { HttpGateway } from '../transport/http-gateway.js';
-import { isLoopback } from '../transport/http-options.js';
+import { hostAllowed } from '../transport/host-check.js';
 import { RunFeeds, type FeedSink, type RunUpdate } from './run-feeds.js';
 import { machineGraphs, Replayer, type MachineGraphs } from './run-snapshot.js';
 
@@ -120,12 +120,6 @@ export function mountConsole(node: ConsoleNode): WebConsole {
 
   if (!locked) node.log.info({ url: `${http.url}/console/` }, 'web console');
   return { feeds, graphs, stop: () => feeds.stop() };
-}
-
-function hostAllowed(header: string | undefined, configured: string): boolean {
-  if (!header) return false;
-  const name = header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : header.replace(/:\d+$/, '');
-  return isLoopback(name) || name.replace(/^\[|\]$/g, '').toLowerCase() === configured.replace(/^\[|\]$/g, '').toLowerCase();
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer, head: boolean): void {

@@ -11,6 +11,33 @@ export function identifierProblem(s: string): string | undefined {
   return undefined;
 }
 
+/** A lone (unpaired) surrogate: not Unicode, and no UTF-8 form, so it would collide with U+FFFD in storage. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** AWS requires valid Unicode in every string member; the constraint text of its ValidationException. */
+export function unicodeProblem(s: string): string | undefined {
+  return LONE_SURROGATE.test(s) ? 'Member must contain only valid Unicode characters (an unpaired surrogate is not one)' : undefined;
+}
+
+/**
+ * The path of the first string holding a lone surrogate anywhere in `value`, for clients whose
+ * encoder would silently turn it into U+FFFD (msgpack over NATS), so that two ids never become one.
+ */
+export function loneSurrogatePath(value: unknown, path = ''): string | undefined {
+  const stack: [unknown, string][] = [[value, path]];
+  while (stack.length > 0) {
+    const [v, p] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (LONE_SURROGATE.test(v)) return p;
+    } else if (Array.isArray(v)) {
+      v.forEach((x, i) => stack.push([x, `${p}.${i + 1}.member`]));
+    } else if (v !== null && typeof v === 'object' && !(v instanceof Uint8Array) && !(v instanceof Date)) {
+      for (const [k, x] of Object.entries(v)) stack.push([x, p ? `${p}.${k}` : k]);
+    }
+  }
+  return undefined;
+}
+
 interface StringRule {
   min?: number;
   max: number;
@@ -58,6 +85,11 @@ export class InputReader {
   str(name: string, rule: StringRule): string | undefined {
     const v = this.raw(name, 'string', rule.required ?? false) as string | undefined;
     if (v === undefined) return undefined;
+    const bad = unicodeProblem(v);
+    if (bad) {
+      this.problem(name, v.replace(/\p{Cs}/gu, '\uFFFD'), bad);
+      return v;
+    }
     const min = rule.min ?? (rule.identifier ? 1 : 0);
     if (v.length < min || v.length > rule.max) this.problem(name, v, `Member must have length between ${min} and ${rule.max}`);
     else if (rule.identifier) {
@@ -155,6 +187,8 @@ export class InputReader {
     return this.list(name, { max: 5 }, (_t, item) => {
       if (typeof item !== 'string') throw new Fault('SerializationException', `${name} members must be strings`);
       if (item.length > 256) this.problem(name, item, 'Member must have length less than or equal to 256');
+      const bad = unicodeProblem(item);
+      if (bad) this.problem(name, item.replace(/\p{Cs}/gu, '\uFFFD'), bad);
       return item;
     });
   }

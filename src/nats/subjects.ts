@@ -3,18 +3,30 @@ import { createHash } from 'node:crypto';
 /**
  * Every NATS subject and KV key of the engine is built here. A user ID becomes one token:
  * `[A-Za-z0-9_-]` stays, every other UTF-8 byte is `~` plus two hex digits; long tokens are hashed.
+ * The mapping is one-to-one: an escaped token holds `~` only before two hex digits, so the hashed
+ * form `~h<sha256>` (and `~sfn`) can never be the escaped form of another id; a lone surrogate (which
+ * validation refuses anyway) is written as its WTF-8 bytes, never as U+FFFD's.
  */
 const SAFE = /^[A-Za-z0-9_-]$/;
 const MAX_TOKEN = 200;
+/** The prefix of hashed tokens: `h` is no hex digit, so escaping never writes `~h`. */
+export const HASHED_TOKEN_PREFIX = '~h';
+
+function escapeChar(ch: string): string {
+  const cp = ch.codePointAt(0)!;
+  // A lone surrogate: UTF-8 has no form for it (Buffer would write EF BF BD, U+FFFD's bytes).
+  const bytes = cp >= 0xd800 && cp <= 0xdfff ? [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)] : Buffer.from(ch, 'utf8');
+  let out = '';
+  for (const b of bytes) out += `~${b.toString(16).padStart(2, '0')}`;
+  return out;
+}
 
 export function escapeToken(id: string): string {
   if (id.length === 0) throw new Error('empty ids cannot be subject tokens');
   let out = '';
-  for (const ch of id) {
-    if (SAFE.test(ch)) out += ch;
-    else for (const b of Buffer.from(ch, 'utf8')) out += `~${b.toString(16).padStart(2, '0')}`;
-  }
-  if (out.length > MAX_TOKEN) out = `h${createHash('sha256').update(id).digest('base64url').replaceAll('-', '_')}`;
+  for (const ch of id) out += SAFE.test(ch) ? ch : escapeChar(ch);
+  // Hash the escaped form (one-to-one), not the string's UTF-8 (lossy for lone surrogates).
+  if (out.length > MAX_TOKEN) out = `${HASHED_TOKEN_PREFIX}${createHash('sha256').update(out).digest('base64url')}`;
   return out;
 }
 

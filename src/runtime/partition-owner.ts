@@ -13,6 +13,7 @@ import { DeadlineQueue } from './deadline-queue.js';
 import type { Registry } from '../registry/registry.js';
 import { HistoryConflictError } from '../history/history-store.js';
 import type { PartitionHost } from './partition-host.js';
+import type { TaskTokens } from '../domain/task-token.js';
 import { SingleFlight } from './single-flight.js';
 
 /** Effects of a transition on other runs; the service layer provides them (they call other owners). */
@@ -62,6 +63,8 @@ export interface OwnerOptions {
   sleepAfterMs: number;
   /** Domains and types (decisions that start runs read workflow types). */
   registry?: Registry;
+  /** Seals the task tokens handed out when a task starts. */
+  tokens?: TaskTokens;
   /** What runs do to other runs after a transition (children, external signals, continue-as-new). */
   effects?: RunEffects;
   /** Called once a closed run has left memory (retention bookkeeping). */
@@ -123,6 +126,11 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
   /** Wires the cross-run effects (they need the router, which needs this owner). */
   useEffects(effects: RunEffects): void {
     this.opts.effects = effects;
+  }
+
+  get tokens(): TaskTokens {
+    if (!this.opts.tokens) throw new Error('PartitionOwner has no task token key');
+    return this.opts.tokens;
   }
 
   get registry(): Registry {

@@ -1,5 +1,6 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Fault } from '../domain/faults.js';
+import { loneSurrogatePath, unicodeProblem } from '../domain/validate.js';
 import { decode, encode } from '../nats/codec.js';
 import { connectionAuth, type NatsAuth } from '../nats/connect-options.js';
 import type { WireReply } from '../transport/wire.js';
@@ -74,6 +75,9 @@ export class ActorFlowClient {
     const longPoll = action.startsWith('PollFor') || action === 'GetActivityTask';
     const timeout = opts.timeoutMs ?? (!longPoll ? CALL_TIMEOUT_MS
       : typeof asked === 'number' && asked > 0 ? Math.min(asked + POLL_GRACE_MS, POLL_TIMEOUT_MS) : POLL_TIMEOUT_MS);
+    // msgpack would write a lone surrogate as U+FFFD: refuse it here as the engine refuses it over HTTP.
+    const bad = loneSurrogatePath(input);
+    if (bad !== undefined) throw new Fault('ValidationException', `1 validation error detected: Value at '${bad}' failed to satisfy constraint: ${unicodeProblem('\ud800')}`);
     const m = await this.nc.request(`${this.prefix}.api.${action}`, encode(input), { timeout });
     const reply = decode<WireReply<T>>(m.data);
     if ('fault' in reply) throw new Fault(reply.fault.name, reply.fault.message);

@@ -7,6 +7,7 @@ import type { HistoryStore } from '../history/history-store.js';
 import type { Subjects } from '../nats/subjects.js';
 import type { VisibilityIndex } from '../visibility/visibility-index.js';
 import type { ExecutionRecords } from '../sfn/runtime/execution-records.js';
+import type { TaskTokens } from '../domain/task-token.js';
 
 /** Everything an operation needs; built once per node and shared by both transports. */
 export interface ServiceContext {
@@ -21,6 +22,8 @@ export interface ServiceContext {
   log: Logger;
   region: string;
   account: string;
+  /** Seals and opens task tokens with the cluster's key (SWF and Step Functions). */
+  tokens: TaskTokens;
   /** Step Functions execution records (set when the node runs the Step Functions host). */
   sfnExecutions?: ExecutionRecords;
   /**

@@ -1,5 +1,4 @@
 import { activityByScheduled } from '../../machines/execution-state.js';
-import { encodeTaskToken } from '../domain/task-token.js';
 import { InputReader } from '../domain/validate.js';
 import type { TaskMessage } from '../matching/task-queues.js';
 import type { PartitionOwner } from '../runtime/partition-owner.js';
@@ -36,7 +35,7 @@ export async function startActivityOnOwner(owner: PartitionOwner, a: StartActivi
     const [started] = await run.commit((_s, b) => { b.add('ActivityTaskStarted', { identity: a.identity, scheduledEventId: task.scheduledEventId }); });
     const scheduled = run.events[task.scheduledEventId - 1]!.attrs;
     return {
-      taskToken: encodeTaskToken({ ...key, kind: 'a', scheduledEventId: task.scheduledEventId, startedEventId: started!.id }),
+      taskToken: owner.tokens.encodeTaskToken({ ...key, kind: 'a', scheduledEventId: task.scheduledEventId, startedEventId: started!.id }),
       activityId: act.activityId,
       startedEventId: started!.id,
       workflowExecution: { workflowId: key.workflowId, runId: key.runId },

@@ -1,5 +1,4 @@
 import { Fault } from '../domain/faults.js';
-import { encodeTaskToken } from '../domain/task-token.js';
 import { InputReader } from '../domain/validate.js';
 import type { TaskMessage } from '../matching/task-queues.js';
 import type { PartitionOwner } from '../runtime/partition-owner.js';
@@ -72,7 +71,7 @@ function decisionResponse(owner: PartitionOwner, key: RunKey, events: Parameters
   const page = historyPage(visible, { scope: scope(key, s.startedEventId), pageSize: a.pageSize, reverse: a.reverse, from, now: owner.machines.clock.now() });
   const pageKey = { key, scheduledEventId: s.scheduledEventId, startedEventId: s.startedEventId, from: 0, reverse: a.reverse, startAtPrevious: a.startAtPrevious };
   return {
-    taskToken: encodeTaskToken({ ...key, kind: 'd', scheduledEventId: s.scheduledEventId, startedEventId: s.startedEventId }),
+    taskToken: owner.tokens.encodeTaskToken({ ...key, kind: 'd', scheduledEventId: s.scheduledEventId, startedEventId: s.startedEventId }),
     startedEventId: s.startedEventId,
     previousStartedEventId: s.previousStartedEventId,
     workflowExecution: { workflowId: key.workflowId, runId: key.runId },

@@ -1,6 +1,6 @@
 import { activityByScheduled } from '../../machines/execution-state.js';
 import { Fault } from '../domain/faults.js';
-import { decodeTaskToken, type TaskRef } from '../domain/task-token.js';
+import type { TaskRef } from '../domain/task-token.js';
 import { InputReader } from '../domain/validate.js';
 import type { Execution } from '../runtime/execution.js';
 import type { PartitionOwner } from '../runtime/partition-owner.js';
@@ -20,7 +20,7 @@ async function respond(ctx: ServiceContext, input: unknown, outcome: Outcome): P
   else if (outcome === 'ActivityTaskCanceled') attrs = { details: r.data('details') };
   else attrs = { details: r.data('details', 2048) };
   r.done();
-  const ref = decodeTaskToken(token, 'a');
+  const ref = ctx.tokens.decodeTaskToken(token, 'a');
   const partition = ctx.router.partitionOf(ref.domain, ref.workflowId);
   return ctx.router.call(partition, 'activityResponse', { ref, partition, outcome, attrs } satisfies ActivityResponse);
 }

@@ -1,6 +1,6 @@
 import { readDecisions, type Decision } from '../domain/decisions.js';
 import { Fault } from '../domain/faults.js';
-import { decodeTaskToken, type TaskRef } from '../domain/task-token.js';
+import type { TaskRef } from '../domain/task-token.js';
 import { InputReader } from '../domain/validate.js';
 import { randomUUID } from 'node:crypto';
 import { activityTypeKey, applyDecisions, continuedType, type DecisionTypes } from '../runtime/decide.js';
@@ -22,7 +22,7 @@ export async function respondDecisionTaskCompleted(ctx: ServiceContext, input: u
   const taskList = r.taskList('taskList', false);
   r.duration('taskListScheduleToStartTimeout', { allowNone: true });
   const decisions = readDecisions(r);
-  const ref = decodeTaskToken(token, 'd');
+  const ref = ctx.tokens.decodeTaskToken(token, 'd');
   const partition = ctx.router.partitionOf(ref.domain, ref.workflowId);
   return ctx.router.call(partition, 'completeDecision', { ref, partition, decisions, executionContext, taskList } satisfies CompleteDecision);
 }

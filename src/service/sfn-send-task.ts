@@ -9,7 +9,7 @@ import { requestObject } from './sfn-input.js';
 const MAX_TOKEN = 2048;
 
 async function send(ctx: ServiceContext, token: string, p: Omit<SfnTaskPayload, 'ref'>): Promise<object> {
-  const ref = decodeSfnTaskToken(token);
+  const ref = decodeSfnTaskToken(ctx.tokens, token);
   if (ref.partition < 0 || ref.partition >= ctx.router.partitions) throw new Fault('InvalidToken', 'Invalid Token');
   return ctx.router.call<object>(ref.partition, 'sfnTask', { ...p, ref } satisfies SfnTaskPayload);
 }

@@ -1,4 +1,5 @@
 import { Fault } from '../domain/faults.js';
+import { unicodeProblem } from '../domain/validate.js';
 
 /** Where this node's Step Functions resources live (ServiceContext satisfies it). */
 export interface ArnContext { region: string; account: string }
@@ -45,6 +46,11 @@ function requiredString(value: unknown, member: string, max: number): string {
     throw new Fault('ValidationException', `1 validation error detected: Value null at '${member}' failed to satisfy constraint: Member must not be null`);
   }
   if (typeof value !== 'string') throw new Fault('SerializationException', `Expected string at '${member}'`);
+  const bad = unicodeProblem(value);
+  if (bad) {
+    throw new Fault('ValidationException',
+      `1 validation error detected: Value '${value.slice(0, 64).replace(/\p{Cs}/gu, '\uFFFD')}' at '${member}' failed to satisfy constraint: ${bad}`);
+  }
   if (value.length > max) {
     throw new Fault('ValidationException',
       `1 validation error detected: Value '${value.slice(0, 64)}' at '${member}' failed to satisfy constraint: Member must have length less than or equal to ${max}`);

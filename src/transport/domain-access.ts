@@ -1,4 +1,3 @@
-import { decodeTaskToken } from '../domain/task-token.js';
 import { Fault } from '../domain/faults.js';
 import type { ServiceContext } from '../service/context.js';
 import { domainNameOfArn } from '../service/domain-tags.js';
@@ -17,8 +16,8 @@ const DOMAIN_BY_TOKEN: Readonly<Record<string, 'd' | 'a'>> = {
 /** Not about one domain: answered with the allowed domains only (ServiceContext.allowsDomain). */
 const DOMAIN_FILTERED = new Set(['ListDomains']);
 
-/** The domain one SWF request is about, `undefined` when it names none (a forged task token is a ValidationException). */
-export function domainOfRequest(ctx: Pick<ServiceContext, 'region' | 'account'>, action: string, input: Readonly<Record<string, unknown>>): string | undefined {
+/** The domain one SWF request is about, `undefined` when it names none (a forged task token is refused as the operation would refuse it). */
+export function domainOfRequest(ctx: Pick<ServiceContext, 'region' | 'account' | 'tokens'>, action: string, input: Readonly<Record<string, unknown>>): string | undefined {
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   if (DOMAIN_BY_NAME.has(action)) return str(input.name);
   if (DOMAIN_BY_ARN.has(action)) {
@@ -28,7 +27,7 @@ export function domainOfRequest(ctx: Pick<ServiceContext, 'region' | 'account'>,
   const kind = Object.hasOwn(DOMAIN_BY_TOKEN, action) ? DOMAIN_BY_TOKEN[action] : undefined;
   if (kind) {
     const token = str(input.taskToken);
-    return token === undefined ? undefined : decodeTaskToken(token, kind).domain;
+    return token === undefined ? undefined : ctx.tokens.decodeTaskToken(token, kind).domain;
   }
   return str(input.domain);
 }

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { Fault, faultStatus } from '../domain/faults.js';
 import type { Operation, ServiceContext } from '../service/context.js';
 import { readBody } from './http-body.js';
+import { hostAllowed } from './host-check.js';
 import type { HttpGatewayConfig } from './http-options.js';
 import { SigV4Failure, verifySigV4 } from './sigv4.js';
 import { authorizeDomains, authorizeService } from './domain-access.js';
@@ -125,6 +126,16 @@ export class HttpGateway {
       req.resume();
       return this.reply(res, { status: 503, type: 'ServiceUnavailableException', message: 'node is shutting down; retry', headers: { connection: 'close' } });
     }
+    // Without keys nothing but the Host header tells a local client from a page of another site whose
+    // name now resolves to 127.0.0.1 (DNS rebinding): only loopback names and the configured host are served.
+    if (this.config.accessKeys.size === 0 && !hostAllowed(req.headers.host, this.config.host)) {
+      req.resume();
+      return this.reply(res, {
+        status: 421, type: 'MisdirectedRequestException',
+        message: 'Without access keys the gateway answers only to a loopback host name (localhost, 127.0.0.1, [::1]) or its configured host',
+        headers: { connection: 'close' },
+      });
+    }
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
@@ -202,7 +213,7 @@ export class HttpGateway {
     if (this.config.accessKeys.size > 0) {
       try {
         ({ accessKeyId: caller } = verifySigV4({ method: req.method ?? 'POST', path, query, headers: req.headersDistinct, body }, this.config.accessKeys,
-          { now: Date.now(), services: service ? [service.signingName] : this.signingNames }));
+          { now: Date.now(), region: this.ctx.region, services: service ? [service.signingName] : this.signingNames }));
       } catch (e) {
         if (!(e instanceof SigV4Failure)) throw e;
         this.log.debug({ fault: e.name, reason: e.message }, 'signature refused');

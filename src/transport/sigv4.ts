@@ -133,6 +133,23 @@ export function parseAuthorization(header: string): ParsedAuthorization {
   return { accessKeyId, date, region, service, signedHeaders, signature };
 }
 
+/** `x-amz-target` → `'X-Amz-Target'`, the way AWS names a header in its faults. */
+const shownHeader = (h: string): string => `'${h.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('-')}'`;
+
+/**
+ * The first header that is present but unsigned and that AWS requires to be signed: `host`, then
+ * `content-type` and every `x-amz-*` header (`x-amz-date`, `x-amz-target`, …). An unsigned target
+ * would let a captured request be replayed as another action, so nothing of it may be left out.
+ */
+function unsignedHeader(req: SignableRequest, signed: readonly string[]): string | undefined {
+  if (!signed.includes('host')) return "'Host' or ':authority'";
+  for (const h of Object.keys(req.headers).sort()) {
+    if (req.headers[h] === undefined || signed.includes(h)) continue;
+    if (h === 'content-type' || h.startsWith('x-amz-')) return shownHeader(h);
+  }
+  return undefined;
+}
+
 const AMZ_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
 
 function parseAmzDate(s: string): number {
@@ -149,18 +166,18 @@ export function formatAmzDate(ms: number): string {
 }
 
 /**
- * Verifies a request's SigV4 header against the configured keys. `services` are the signing names
- * this request may be scoped to (`swf` for SimpleWorkflowService, `states` for AWSStepFunctions).
+ * Verifies a request's SigV4 header against the configured keys. The scope must name this node's
+ * `region` and one of `services`, the signing names the request may be scoped to (`swf` for
+ * SimpleWorkflowService, `states` for AWSStepFunctions).
  */
-export function verifySigV4(req: SignableRequest, keys: AccessKeys, opts: { now: number; services: readonly string[] }): VerifiedCaller {
+export function verifySigV4(req: SignableRequest, keys: AccessKeys, opts: { now: number; region: string; services: readonly string[] }): VerifiedCaller {
   const authorization = req.headers.authorization?.[0];
   if (authorization === undefined || authorization.trim() === '') throw new SigV4Failure('MissingAuthenticationTokenException', 'Missing Authentication Token');
   const a = parseAuthorization(authorization.trim());
   const amzDate = req.headers['x-amz-date']?.[0]?.trim();
   if (!amzDate) throw new SigV4Failure('IncompleteSignatureException', "Authorization header requires existence of the 'X-Amz-Date' header.");
-  for (const h of ['host', 'x-amz-date']) {
-    if (!a.signedHeaders.includes(h)) throw new SigV4Failure('IncompleteSignatureException', `'${h}' must be a 'SignedHeader' in the AWS Authorization.`);
-  }
+  const unsigned = unsignedHeader(req, a.signedHeaders);
+  if (unsigned !== undefined) throw new SigV4Failure('InvalidSignatureException', `${unsigned} must be a 'SignedHeader' in the AWS Authorization.`);
   const sorted = [...a.signedHeaders].sort();
   if (sorted.some((h, i) => h !== a.signedHeaders[i] || h === sorted[i - 1])) {
     throw new SigV4Failure('IncompleteSignatureException', 'SignedHeaders must be sorted and without repeats.');
@@ -168,6 +185,9 @@ export function verifySigV4(req: SignableRequest, keys: AccessKeys, opts: { now:
   const at = parseAmzDate(amzDate);
   if (amzDate.slice(0, 8) !== a.date) {
     throw new SigV4Failure('InvalidSignatureException', `Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '${a.date}' != '${amzDate.slice(0, 8)}', from '${amzDate}'.`);
+  }
+  if (a.region !== opts.region) {
+    throw new SigV4Failure('InvalidSignatureException', `Credential should be scoped to a valid region, not '${a.region.slice(0, 64)}'.`);
   }
   if (!opts.services.includes(a.service)) {
     throw new SigV4Failure('InvalidSignatureException', `Credential should be scoped to correct service: '${opts.services.join("' or '")}'.`);

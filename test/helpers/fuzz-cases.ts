@@ -157,7 +157,7 @@ export function fuzzCases(o: { templates: Template[]; readOnly: string[]; action
         return refuse('flipped signature', { ...h, authorization: h.authorization!.slice(0, -64) + flipped }, 'InvalidSignatureException');
       }),
       fc.constant(0).map(() => { const h = good(); return refuse('credential dated another day', { ...h, authorization: h.authorization!.replace(/\/\d{8}\//, '/19991231/') }, 'InvalidSignatureException'); }),
-      fc.constant(0).map(() => { const h = good(); return refuse('host not signed', { ...h, authorization: h.authorization!.replace('host;', '') }, 'IncompleteSignatureException'); }),
+      fc.constantFrom('host;', 'content-type;', ';x-amz-target').map((cut) => { const h = good(); return refuse(`${cut} not signed`, { ...h, authorization: h.authorization!.replace(cut, '') }, 'InvalidSignatureException'); }),
       fc.constant(0).map(() => { const { 'x-amz-date': _, ...h } = good(); return refuse('no x-amz-date', h, 'IncompleteSignatureException'); }),
       fc.string({ minLength: 1, maxLength: 8 }).map((s) => refuse('body changed after signing', good(), 'InvalidSignatureException', JSON.stringify({ ...t.input, extra: s }))),
     );

@@ -7,6 +7,7 @@ import {
   TypeDeprecatedFault, TypeNotDeprecatedFault, UnknownResourceFault, WorkflowExecutionAlreadyStartedFault,
   type HistoryEvent, type SWFClient,
 } from '@aws-sdk/client-swf';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
 import { rawCall, swfClient, type RawAnswer } from '../helpers/swf-http.js';
@@ -235,6 +236,28 @@ describe('the wire protocol', () => {
     expectAwsError(await call(target, new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d])), 400, 'SerializationException');
     expectAwsError(await call(target, '{"registrationStatus":"REGISTERED"}', { 'content-type': 'text/plain' }), 400, 'SerializationException');
     expectAwsError(await call('SimpleWorkflowService.DescribeDomain', '{"name":{"nested":true}}'), 400, 'SerializationException');
+  });
+
+  it('answers only loopback host names without access keys (DNS rebinding): another Host is 421 and changes nothing', async () => {
+    const domain = uniqueDomain('rebind');
+    const body = JSON.stringify({ name: domain, workflowExecutionRetentionPeriodInDays: '1' });
+    const withHost = (host: string, path = '/', method = 'POST') => new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path, method, headers: { host, 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'SimpleWorkflowService.RegisterDomain' } }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => { text += c.toString(); });
+        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+      });
+      req.on('error', reject).end(method === 'POST' ? body : undefined);
+    });
+    for (const host of ['evil.example', `evil.example:${port}`, 'localhost.evil.example', '10.0.0.1:80']) {
+      const a = await withHost(host);
+      expect([a.status, JSON.parse(a.body).__type]).toEqual([421, 'MisdirectedRequestException']);
+    }
+    expect((await withHost('evil.example', '/metrics', 'GET')).status).toBe(421);
+    expect(await rejection(swf.send(new DescribeDomainCommand({ name: domain })))).toBeInstanceOf(UnknownResourceFault);
+    expect((await withHost(`localhost:${port}`)).status).toBe(200);
+    expect((await withHost('[::1]')).status).toBe(400); // already registered: served
+    expect((await withHost(`127.0.0.1:${port}`, '/metrics', 'GET')).status).toBe(200);
   });
 
   it('serves POST / only: GET is 405, another path 404', async () => {

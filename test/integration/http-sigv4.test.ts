@@ -127,6 +127,35 @@ describe('SigV4 on the HTTP gateway (access keys configured)', () => {
     });
   }
 
+  it('refuses a signed SignalWorkflowExecution replayed as TerminateWorkflowExecution (X-Amz-Target unsigned), and a foreign region', async () => {
+    const domain = uniqueDomain('replay');
+    await e.client.call('RegisterDomain', { name: domain, workflowExecutionRetentionPeriodInDays: '1' });
+    await e.client.call('RegisterWorkflowType', { domain, name: 'wf', version: '1', defaultTaskList: { name: 'tl' }, defaultChildPolicy: 'TERMINATE',
+      defaultExecutionStartToCloseTimeout: '600', defaultTaskStartToCloseTimeout: '60' });
+    const { runId } = await e.client.call('StartWorkflowExecution', { domain, workflowId: 'w', workflowType: { name: 'wf', version: '1' } });
+    const body = JSON.stringify({ domain, workflowId: 'w', signalName: 'go' });
+    // Signed without the target: what a captured request would give an attacker to retarget.
+    const signedHeaders = { host: [`127.0.0.1:${port}`], 'content-type': ['application/x-amz-json-1.0'] };
+    const auth = signSigV4({ method: 'POST', path: '/', query: '', body: Buffer.from(body), headers: signedHeaders }, KEY, { region: REGION, service: 'swf' });
+    for (const action of ['TerminateWorkflowExecution', 'SignalWorkflowExecution']) {
+      const replayed = await rawCall(port, { target: `SimpleWorkflowService.${action}`, body, headers: auth });
+      expectRefused(replayed, 'InvalidSignatureException', /^'X-Amz-Target' must be a 'SignedHeader' in the AWS Authorization\.$/);
+    }
+    const run = await e.client.call('DescribeWorkflowExecution', { domain, execution: { workflowId: 'w', runId } });
+    expect(run.executionInfo.executionStatus).toBe('OPEN');
+    const signal = (region: string) => {
+      const headers = { ...signedHeaders, 'x-amz-target': ['SimpleWorkflowService.SignalWorkflowExecution'] };
+      const a = signSigV4({ method: 'POST', path: '/', query: '', body: Buffer.from(body), headers }, KEY, { region, service: 'swf' });
+      return rawCall(port, { target: 'SimpleWorkflowService.SignalWorkflowExecution', body, headers: a });
+    };
+    expectRefused(await signal('eu-west-1'), 'InvalidSignatureException', /^Credential should be scoped to a valid region, not 'eu-west-1'\.$/);
+    const foreignSdk = new SWFClient({ endpoint: `http://127.0.0.1:${port}`, region: 'ap-south-1', credentials: KEY, maxAttempts: 1 });
+    expect((await sdkError(foreignSdk)).message).toMatch(/scoped to a valid region, not 'ap-south-1'/);
+    expect((await signal(REGION)).status).toBe(200);
+    const events = (await e.client.history(domain, { workflowId: 'w', runId })).map((x) => x.eventType);
+    expect(events.filter((t) => t === 'WorkflowExecutionSignaled')).toHaveLength(1);
+  });
+
   it('refuses a body changed after signing', async () => {
     const body = '{"registrationStatus":"REGISTERED"}';
     const headers = { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'SimpleWorkflowService.ListDomains' };

@@ -138,8 +138,10 @@ describe('NATS users: workers may only call the API', () => {
 
     // KV buckets: the bucket handle opens client-side, every read and write is refused.
     const kvm = new Kvm(raw);
-    for (const bucket of [s.buckets.registry, s.buckets.runs]) {
+    // af_cluster holds the task-token key: a worker that read it could forge tokens.
+    for (const bucket of [s.buckets.registry, s.buckets.runs, s.buckets.cluster]) {
       const kv = await kvm.open(bucket);
+      if (bucket === s.buckets.cluster) expect(await refusal(kv.get('task-token-key'))).toMatchObject({ operation: 'publish' });
       expect(await refusal(kv.get('d.x'))).toMatchObject({ operation: 'publish', subject: expect.stringMatching(new RegExp(`^\\$JS\\.API\\.(DIRECT|STREAM\\.MSG)\\.GET\\.KV_${bucket}`)) });
       expect(await refusal(kv.put('d.x', 'forged'))).toMatchObject({ operation: 'publish' });
       expect(await refusal(kv.keys().then(async (it) => { for await (const k of it) return k; }))).toMatchObject({ operation: expect.stringMatching(/publish|subscription/) });

@@ -16,7 +16,8 @@ const ORDER_HISTORY = ['WorkflowExecutionStarted', ...STEP, ...STEP, ...STEP, ..
 let e: TestEngine;
 let endpoint: string;
 beforeAll(async () => {
-  e = await startTestEngine({ http: { host: '127.0.0.1', port: 0, accessKeys: {} } });
+  // Signed with the clients' own SigV4 and verified by the gateway's strict checks (every x-amz-* header signed, region).
+  e = await startTestEngine({ http: { host: '127.0.0.1', port: 0, accessKeys: { AKIDCLITEST: 'cli-test-secret', AKIDPYTHONTEST: 'python-test-secret' } } });
   endpoint = e.node.http!.url;
 });
 afterAll(async () => {

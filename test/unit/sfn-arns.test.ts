@@ -35,12 +35,14 @@ describe('Step Functions ARNs and names', () => {
   it('accepts names of 1–80 allowed characters and refuses the rest with InvalidName', () => {
     expect(validateSfnName('Order_Flow-1.v2', 'name')).toBe('Order_Flow-1.v2');
     expect(validateSfnName('é'.repeat(80), 'name')).toBe('é'.repeat(80));
-    for (const bad of ['', 'x'.repeat(81), 'a b', 'a\u00a0b', 'a\u0085b', 'a\ud800', '\udc00a', 'x\uffff',
+    for (const bad of ['', 'x'.repeat(81), 'a b', 'a\u00a0b', 'a\u0085b', 'x\uffff',
       ...'<>{}[]?*"#%\\^|~`$&,;:/'.split('').map((c) => `a${c}b`)]) {
       expect(faultOf(() => validateSfnName(bad, 'name')), JSON.stringify(bad)).toBe('InvalidName');
     }
     expect(validateSfnName('a\ud83d\ude00b', 'name')).toBe('a\ud83d\ude00b'); // a surrogate pair is one character
     expect(faultOf(() => validateSfnName(null, 'name'))).toBe('ValidationException');
+    // Lone surrogates are no Unicode at all: refused like every other string member, before the name rule.
+    for (const bad of ['a\ud800', '\udc00a']) expect(faultOf(() => validateSfnName(bad, 'name'))).toBe('ValidationException');
   });
 
   it('reads IAM role ARNs', () => {

@@ -1,18 +1,28 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { TaskTokens } from '../../src/domain/task-token.js';
+import { encode } from '../../src/nats/codec.js';
 import { isFault } from '../../src/domain/faults.js';
 import { subjects } from '../../src/nats/subjects.js';
 import { toWireEvent } from '../../src/sfn/runtime/sfn-events.js';
 import { decodeSfnTaskToken, encodeSfnTaskToken } from '../../src/sfn/runtime/sfn-task-token.js';
 
 describe('Step Functions runtime parts', () => {
-  it('task tokens round-trip; anything else is InvalidToken', () => {
+  it('task tokens round-trip; anything else (garbage, rebuilt, altered, another key, an SWF token) is InvalidToken', () => {
+    const tokens = new TaskTokens(randomBytes(32));
     const ref = { executionArn: 'arn:aws:states:us-east-1:000000000000:execution:sm:x', partition: 3, key: 'root#2' };
-    const token = encodeSfnTaskToken(ref);
+    const token = encodeSfnTaskToken(tokens, ref);
     expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect(decodeSfnTaskToken(token)).toEqual(ref);
-    for (const bad of ['', 'garbage!', Buffer.from('[2,"a",1,"k"]').toString('base64url')]) {
+    expect(decodeSfnTaskToken(tokens, token)).toEqual(ref);
+    const raw = Buffer.from(token, 'base64url');
+    const altered = Buffer.from(raw);
+    altered[altered.length - 1] ^= 1;
+    const rebuilt = Buffer.concat([Buffer.alloc(16), encode([1, ref.executionArn, ref.partition, 'root#3'])]).toString('base64url');
+    const swf = tokens.encodeTaskToken({ domain: 'd', workflowId: 'w', runId: 'r', kind: 'a', scheduledEventId: 5, startedEventId: 6 });
+    for (const bad of ['', 'garbage!', Buffer.from('[2,"a",1,"k"]').toString('base64url'), altered.toString('base64url'), rebuilt, swf,
+      encodeSfnTaskToken(new TaskTokens(randomBytes(32)), ref)]) {
       let err: unknown;
-      try { decodeSfnTaskToken(bad); } catch (e) { err = e; }
+      try { decodeSfnTaskToken(tokens, bad); } catch (e) { err = e; }
       expect(isFault(err, 'InvalidToken')).toBe(true);
     }
   });

@@ -16,6 +16,7 @@ import { ExecutionRecords, type SfnExecutionRecord } from './execution-records.j
 import { MachineCache } from './machine-cache.js';
 import { HOST_ACTOR, SfnExecution, type SfnCommit, type SfnTaskState, type SfnTransitionExtra } from './sfn-execution.js';
 import { encodeSfnTaskToken, type SfnTaskRef } from './sfn-task-token.js';
+import type { TaskTokens } from '../../domain/task-token.js';
 import { SingleFlight } from '../../runtime/single-flight.js';
 
 /** The pseudo-domain of Step Functions task lists (one per activity ARN) in AF_TASKS. */
@@ -29,6 +30,8 @@ export interface SfnHostDeps {
   /** Where the host checks that a scheduled task's activity exists. */
   registry: Registry;
   clock: EngineClock;
+  /** Seals the task tokens GetActivityTask hands out. */
+  tokens: TaskTokens;
   log: Logger;
   inspect?: Observer<InspectionEvent>;
 }
@@ -287,7 +290,7 @@ export class SfnHost implements PartitionHost {
       x.actor!.send({ type: 'sfn.activity.started', key, workerName: p.workerName } satisfies SfnInputEvent);
       await x.flush();
       if (x.book.tasks[key]?.status !== 'started') return null;
-      return { taskToken: encodeSfnTaskToken({ executionArn: x.rec.executionArn, partition: x.rec.partition, key }), input: t.input };
+      return { taskToken: encodeSfnTaskToken(this.d.tokens, { executionArn: x.rec.executionArn, partition: x.rec.partition, key }), input: t.input };
     }, async () => null);
   }
 

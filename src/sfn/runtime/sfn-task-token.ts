@@ -1,5 +1,5 @@
-import { decode, encode } from '../../nats/codec.js';
 import { Fault } from '../../domain/faults.js';
+import type { TaskTokens } from '../../domain/task-token.js';
 
 /** What a Step Functions task token names: one scheduling attempt of one Task state of one execution. */
 export interface SfnTaskRef {
@@ -9,21 +9,17 @@ export interface SfnTaskRef {
   key: string;
 }
 
-/** Opaque to workers: base64url msgpack, versioned like the SWF task token. */
-export function encodeSfnTaskToken(t: SfnTaskRef): string {
-  return Buffer.from(encode([1, t.executionArn, t.partition, t.key])).toString('base64url');
+/** Opaque to workers: sealed with the cluster's key like the SWF task token (domain/task-token.ts). */
+export function encodeSfnTaskToken(tokens: TaskTokens, t: SfnTaskRef): string {
+  return tokens.seal('sfn', [1, t.executionArn, t.partition, t.key]);
 }
 
-/** Reads a token; anything an engine did not issue is InvalidToken. */
-export function decodeSfnTaskToken(token: string): SfnTaskRef {
-  let v: unknown;
-  try {
-    v = decode(Buffer.from(token, 'base64url'));
-  } catch {
+/** Reads a token; anything this cluster did not issue (garbage, rebuilt, altered) is InvalidToken. */
+export function decodeSfnTaskToken(tokens: TaskTokens, token: string): SfnTaskRef {
+  const o = tokens.open('sfn', token);
+  const v = 'fields' in o ? o.fields : undefined;
+  if (!v || v.length !== 4 || v[0] !== 1 || typeof v[1] !== 'string' || !Number.isInteger(v[2]) || typeof v[3] !== 'string') {
     throw new Fault('InvalidToken', 'Invalid Token');
   }
-  if (!Array.isArray(v) || v.length !== 4 || v[0] !== 1 || typeof v[1] !== 'string' || !Number.isInteger(v[2]) || typeof v[3] !== 'string') {
-    throw new Fault('InvalidToken', 'Invalid Token');
-  }
-  return { executionArn: v[1], partition: v[2], key: v[3] };
+  return { executionArn: v[1], partition: v[2] as number, key: v[3] };
 }
