@@ -14,6 +14,8 @@ import type { ServiceContext } from './service/context.js';
 import { OPERATIONS, OWNER_OPS } from './service/operations.js';
 import { CrossRunEffects } from './service/cross-run-effects.js';
 import { NatsApiServer } from './transport/nats-api.js';
+import { ReplyGuard } from './transport/reply-subjects.js';
+import { ENGINE_INBOX_PREFIX } from './nats/connect-options.js';
 import { mergeOperations, SFN_OPERATIONS } from './service/sfn-operations.js';
 import { mountConsole } from './console/console.js';
 import { startHttpGateway, type HttpGateway } from './transport/http-gateway.js';
@@ -114,7 +116,8 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
     },
   });
   metrics.watch(nodeMetricSources(owner, queues));
-  const router = new Router(nats.nc, s, owner, config.partitions, OWNER_OPS, log.child({ c: 'router' }));
+  const router = new Router(nats.nc, s, owner, config.partitions, OWNER_OPS, log.child({ c: 'router' }),
+    new ReplyGuard([ENGINE_INBOX_PREFIX], (reason) => metrics.requestDropped('owner', reason), log.child({ c: 'router' }), 'owner call'));
   owner.useEffects(new CrossRunEffects(router, log.child({ c: 'cross-run' })));
   // Requests for a run go to its partition's owner: in-process here, over af.part.<p>.* elsewhere.
   // Step Functions executions: their own host on the same partitions, router, history and task lists.
@@ -143,7 +146,8 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const ctx: ServiceContext = { registry, router, queues, store, visibility, subjects: s, clock, log, region: config.region, account: config.account };
   ctx.sfnExecutions = sfn.records;
   // Over NATS both services share af.api.<Action>: their action names must not clash.
-  const api = new NatsApiServer(nats.nc, ctx, mergeOperations(OPERATIONS, SFN_OPERATIONS), log.child({ c: 'api' }));
+  const api = new NatsApiServer(nats.nc, ctx, mergeOperations(OPERATIONS, SFN_OPERATIONS), log.child({ c: 'api' }),
+    new ReplyGuard(config.apiReplyPrefixes, (reason) => metrics.requestDropped('api', reason), log.child({ c: 'api' })));
   api.start();
   // Node introspection for operators and benchmarks: memory and run counts.
   nats.nc.subscribe(`${s.prefix}.node.${config.nodeName}.stats`, {
