@@ -1,5 +1,4 @@
 import type { Consumer, JsMsg } from '@nats-io/jetstream';
-import { decode } from '../nats/codec.js';
 import type { TaskMessage } from './task-queues.js';
 
 /** A task handed to a poller: straight from its owner (sync match) or pulled from JetStream. */
@@ -26,7 +25,9 @@ export class LocalTaskList {
   private readonly waiters: Waiter[] = [];
   private feeders = 0;
 
-  constructor(private readonly consumer: () => Promise<Consumer>, private readonly onError: (e: unknown) => void) {}
+  /** `read` decodes a pulled message; undefined for a damaged one (quarantined: `term`ed, so it stays in the stream unread). */
+  constructor(private readonly consumer: () => Promise<Consumer>, private readonly onError: (e: unknown) => void,
+    private readonly read: (msg: JsMsg) => TaskMessage | undefined) {}
 
   get waiting(): number {
     return this.waiters.length;
@@ -72,7 +73,9 @@ export class LocalTaskList {
         while (this.waiters.length > 0 && this.feeders <= Math.min(this.waiters.length, MAX_FEEDERS)) {
           const msg = await consumer.next({ expires: FEED_EXPIRES_MS });
           if (!msg) continue;
-          if (!this.offer({ task: decode<TaskMessage>(msg.data), msg })) msg.nak();
+          const task = this.read(msg);
+          if (!task) { msg.term(); continue; }
+          if (!this.offer({ task, msg })) msg.nak();
         }
       } catch (e) {
         this.onError(e);

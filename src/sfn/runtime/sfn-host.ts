@@ -16,6 +16,7 @@ import { MachineCache } from './machine-cache.js';
 import { HOST_ACTOR, SfnExecution, type SfnCommit, type SfnTaskState, type SfnTransitionExtra } from './sfn-execution.js';
 import { encodeSfnTaskToken, type SfnTaskRef } from './sfn-task-token.js';
 import { SingleFlight } from '../../runtime/single-flight.js';
+import type { Quarantine } from '../../history/quarantine.js';
 
 /** The pseudo-domain of Step Functions task lists (one per activity ARN) in AF_TASKS. */
 export const SFN_DOMAIN = '~sfn';
@@ -30,6 +31,8 @@ export interface SfnHostDeps {
   clock: EngineClock;
   log: Logger;
   inspect?: Observer<InspectionEvent>;
+  /** Where damaged execution records are reported (history is checked by the store). */
+  quarantine?: Quarantine;
 }
 
 export interface SfnStartPayload { record: SfnExecutionRecord }
@@ -63,7 +66,7 @@ export class SfnHost implements PartitionHost {
   private readonly machines: MachineCache;
 
   constructor(private readonly d: SfnHostDeps) {
-    this.records = new ExecutionRecords(d.nats.sfnExecutions, () => d.clock.now());
+    this.records = new ExecutionRecords(d.nats.sfnExecutions, () => d.clock.now(), d.quarantine);
     this.machines = new MachineCache(d.clock, { record: (system, actorId, e) => this.bySystem.get(system as object)?.record(actorId, e) });
   }
 
