@@ -108,12 +108,22 @@ export class HistoryStore {
       : this.jsm.direct.getMessage(this.stream, { last_by_subj: subject });
   }
 
+  private firstOf(subject: string) {
+    const q = { seq: 1, next_by_subj: subject } as unknown as { seq: number };
+    return this.leaderReads ? this.jsm.streams.getMessage(this.stream, q) : this.jsm.direct.getMessage(this.stream, q);
+  }
+
   /** Reads a whole run. An empty subject answers at once (no consumer wait). */
   async read(subject: string): Promise<RunHistory> {
     const last = await this.lastOf(subject);
     if (!last) return { events: [], lastSeq: 0 };
     const tail = this.transition(last);
-    if (tail.events[0]!.id === 1) return { events: tail.events, lastSeq: last.seq };
+    if (tail.events[0]!.id === 1) {
+      // One transition, unless it repeats the first (a foreign write: the fence never lets the engine do that).
+      const first = await this.firstOf(subject);
+      if (!first || first.seq === last.seq) return { events: tail.events, lastSeq: last.seq };
+      this.transition(last, this.transition(first).events.at(-1)!.id + 1);
+    }
     if (this.leaderReads) return this.readFromLeader(subject, last.seq, tail.events[0]!.id);
     const events: HistoryEvent[] = [];
     const consumer = await this.js.consumers.get(this.stream, { filter_subjects: subject });

@@ -88,5 +88,21 @@ export class Quarantine {
   }
 }
 
+/**
+ * An owner op that starts a task, answering null (not startable: the poller acks the message and
+ * polls on) when the task's run is damaged, instead of failing every poll of its task list. The task
+ * is not lost: rebuilding the run once the damage is dropped queues its unstarted tasks again.
+ */
+export function skipDamagedRun<A extends unknown[], T>(start: (...args: A) => Promise<T | null>): (...args: A) => Promise<T | null> {
+  return async (...args) => {
+    try {
+      return await start(...args);
+    } catch (e) {
+      if (e instanceof DamagedRecordError) return null;
+      throw e;
+    }
+  };
+}
+
 /** For stores built outside a node (tests, tools): checks shapes, logs and counts nothing. */
 export const UNREPORTED = new Quarantine(undefined);

@@ -13,6 +13,8 @@ interface Waiter {
 }
 
 const FEED_EXPIRES_MS = 10_000;
+/** How long a damaged task message waits before it is offered (and recognized) again. */
+const DAMAGED_REDELIVERY_MS = 10 * 60_000;
 /** Concurrent pulls per task list and node: a backlog drains this many tasks per round trip. */
 const MAX_FEEDERS = 16;
 
@@ -25,7 +27,10 @@ export class LocalTaskList {
   private readonly waiters: Waiter[] = [];
   private feeders = 0;
 
-  /** `read` decodes a pulled message; undefined for a damaged one (quarantined: `term`ed, so it stays in the stream unread). */
+  /**
+   * `read` decodes a pulled message; undefined for a damaged one (quarantined). That one is put back
+   * with a long delay instead of acked (a work queue would delete it), so it stays for the operator.
+   */
   constructor(private readonly consumer: () => Promise<Consumer>, private readonly onError: (e: unknown) => void,
     private readonly read: (msg: JsMsg) => TaskMessage | undefined) {}
 
@@ -74,7 +79,7 @@ export class LocalTaskList {
           const msg = await consumer.next({ expires: FEED_EXPIRES_MS });
           if (!msg) continue;
           const task = this.read(msg);
-          if (!task) { msg.term(); continue; }
+          if (!task) { msg.nak(DAMAGED_REDELIVERY_MS); continue; }
           if (!this.offer({ task, msg })) msg.nak();
         }
       } catch (e) {

@@ -16,7 +16,7 @@ import { MachineCache } from './machine-cache.js';
 import { HOST_ACTOR, SfnExecution, type SfnCommit, type SfnTaskState, type SfnTransitionExtra } from './sfn-execution.js';
 import { encodeSfnTaskToken, type SfnTaskRef } from './sfn-task-token.js';
 import { SingleFlight } from '../../runtime/single-flight.js';
-import type { Quarantine } from '../../history/quarantine.js';
+import { skipDamagedRun, type Quarantine } from '../../history/quarantine.js';
 
 /** The pseudo-domain of Step Functions task lists (one per activity ARN) in AF_TASKS. */
 export const SFN_DOMAIN = '~sfn';
@@ -74,7 +74,7 @@ export class SfnHost implements PartitionHost {
   ownerOps(): Record<string, (payload: any) => Promise<unknown>> {
     return {
       sfnStart: (p: SfnStartPayload) => this.start(p.record),
-      sfnStartTask: (p: SfnStartTaskPayload) => this.startTask(p),
+      sfnStartTask: skipDamagedRun((p: SfnStartTaskPayload) => this.startTask(p)),
       sfnTask: (p: SfnTaskPayload) => this.taskResponse(p),
       sfnStop: (p: SfnStopPayload) => this.stopExecution(p),
     };
