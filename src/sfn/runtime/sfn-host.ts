@@ -16,7 +16,7 @@ import { MachineCache } from './machine-cache.js';
 import { HOST_ACTOR, SfnExecution, type SfnCommit, type SfnTaskState, type SfnTransitionExtra } from './sfn-execution.js';
 import { encodeSfnTaskToken, type SfnTaskRef } from './sfn-task-token.js';
 import { SingleFlight } from '../../runtime/single-flight.js';
-import { skipDamagedRun, type Quarantine } from '../../history/quarantine.js';
+import { DamagedRecordError, skipDamagedRun, type Quarantine } from '../../history/quarantine.js';
 
 /** The pseudo-domain of Step Functions task lists (one per activity ARN) in AF_TASKS. */
 export const SFN_DOMAIN = '~sfn';
@@ -345,7 +345,8 @@ export class SfnHost implements PartitionHost {
         try {
           if (await this.restore(rec)) n++;
         } catch (err) {
-          this.d.log.error({ err, executionArn: rec.executionArn }, 'could not rebuild execution');
+          // A damaged history was reported (quarantined) already; the execution answers its fault.
+          if (!(err instanceof DamagedRecordError)) this.d.log.error({ err, executionArn: rec.executionArn }, 'could not rebuild execution');
         }
       }
     }));
