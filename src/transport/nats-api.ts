@@ -8,6 +8,9 @@ import { faultToWire, toWire } from './wire.js';
 
 const QUEUE = 'af-api';
 
+const isPlainMap = (v: unknown): boolean =>
+  typeof v === 'object' && v !== null && [Object.prototype, null].includes(Object.getPrototypeOf(v));
+
 /**
  * The NATS transport: request/reply on `<prefix>.api.<Action>` in one queue group, msgpack bodies,
  * replies `{ ok }` or `{ fault: { name, message } }`. A request whose reply subject is not a client
@@ -46,6 +49,8 @@ export class NatsApiServer {
       if (!op) throw new Fault('UnknownOperationException', `Unknown operation ${action}`);
       let input: unknown;
       try { input = data.length ? decode(data) : {}; } catch { throw new Fault('SerializationException', 'body is not valid msgpack'); }
+      // As over HTTP (a JSON object): a plain map, not nil, a scalar, a list, binary or an extension type.
+      if (!isPlainMap(input)) throw new Fault('SerializationException', 'body is not a msgpack map');
       return toWire(await op(this.ctx, input));
     } catch (e) {
       if (!(e instanceof Fault)) this.log.error({ err: e, action }, 'operation failed');
