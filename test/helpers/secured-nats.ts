@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import pino from 'pino';
 import type { NatsAuth } from '../../src/nats/connect-options.js';
+import { startNode, type EngineNode, type StartOptions } from '../../src/node.js';
+import { ActorFlowClient } from '../../src/sdk/client.js';
 import { startNatsServer, type NatsServerHandle } from './nats-server.js';
 
 export interface SecuredNats {
@@ -35,4 +39,43 @@ export async function startSecuredNats(extra = ''): Promise<SecuredNats> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** nats.conf's users, one engine node (engine user, HTTP for /metrics), an SDK client and a raw connection as the worker. */
+export interface SecuredEngine {
+  nats: SecuredNats;
+  node: EngineNode;
+  client: ActorFlowClient;
+  /** A plain NATS connection as the worker user (publishes with reply subjects of its choosing). */
+  raw: NatsConnection;
+  /** Stops the node, runs `whileDown`, and starts a new one on the same NATS (recovery from storage). */
+  restart(whileDown?: () => Promise<void>): Promise<EngineNode>;
+  stop(): Promise<void>;
+}
+
+export async function startSecuredEngine(opts: { partitions?: number } = {}): Promise<SecuredEngine> {
+  const nats = await startSecuredNats();
+  const options = (): StartOptions => ({
+    natsUrl: nats.server.url, natsAuth: nats.engine, partitions: opts.partitions ?? 4,
+    logger: pino({ level: process.env.AF_TEST_LOG ?? 'silent' }), http: { port: 0, accessKeys: {} },
+  });
+  const e: SecuredEngine = {
+    nats,
+    node: await startNode(options()),
+    client: await ActorFlowClient.connect({ servers: nats.server.url, auth: nats.worker }),
+    raw: await connect({ servers: nats.server.url, user: nats.worker.user, pass: nats.worker.password }),
+    async restart(whileDown) {
+      await e.node.stop();
+      await whileDown?.();
+      e.node = await startNode(options());
+      return e.node;
+    },
+    async stop() {
+      await e.raw.close();
+      await e.client.close();
+      await e.node.stop();
+      await nats.stop();
+    },
+  };
+  return e;
 }

@@ -1,17 +1,16 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import fc from 'fast-check';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode } from '../../src/nats/codec.js';
-import { startNode, type EngineNode } from '../../src/node.js';
+import type { EngineNode } from '../../src/node.js';
 import { OPERATIONS } from '../../src/service/operations.js';
 import { SFN_OPERATIONS } from '../../src/service/sfn-operations.js';
-import { ActorFlowClient } from '../../src/sdk/client.js';
+import type { ActorFlowClient } from '../../src/sdk/client.js';
 import type { WireReply } from '../../src/transport/wire.js';
 import { uniqueDomain } from '../helpers/engine.js';
 import { natsFuzzCases, type NatsFuzzCase, type Template } from '../helpers/fuzz-cases.js';
 import { sampleValue, scrapeMetrics } from '../helpers/prom.js';
-import { startSecuredNats, type SecuredNats } from '../helpers/secured-nats.js';
+import { startSecuredEngine, type SecuredEngine } from '../helpers/secured-nats.js';
 import { until } from '../helpers/until.js';
 
 /*
@@ -26,7 +25,7 @@ const RUNS = Number(process.env.AF_FUZZ_RUNS ?? 800);
 const CONCURRENCY = 16;
 const WT = { name: 'wf', version: '1' };
 
-let nats: SecuredNats;
+let e: SecuredEngine;
 let node: EngineNode;
 let client: ActorFlowClient;
 let raw: NatsConnection;
@@ -35,16 +34,11 @@ const onUnhandled = (reason: unknown) => { unhandled.push(reason); };
 
 beforeAll(async () => {
   process.on('unhandledRejection', onUnhandled);
-  nats = await startSecuredNats();
-  node = await startNode({ natsUrl: nats.server.url, natsAuth: nats.engine, partitions: 4, logger: pino({ level: process.env.AF_TEST_LOG ?? 'silent' }), http: { port: 0, accessKeys: {} } });
-  client = await ActorFlowClient.connect({ servers: nats.server.url, auth: nats.worker });
-  raw = await connect({ servers: nats.server.url, user: nats.worker.user, pass: nats.worker.password });
+  e = await startSecuredEngine();
+  ({ node, client, raw } = e);
 });
 afterAll(async () => {
-  await raw?.close();
-  await client?.close();
-  await node?.stop();
-  await nats?.stop();
+  await e?.stop();
   process.off('unhandledRejection', onUnhandled);
 });
 

@@ -1,18 +1,16 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encode } from '../../src/nats/codec.js';
 import { partitionOf } from '../../src/nats/subjects.js';
-import { startNode, type EngineNode, type StartOptions } from '../../src/node.js';
 import { Registry } from '../../src/registry/registry.js';
 import { runsKey } from '../../src/runtime/partition-owner.js';
-import { ActorFlowClient } from '../../src/sdk/client.js';
+import type { ActorFlowClient } from '../../src/sdk/client.js';
 import { runCliProcess } from '../helpers/cli-process.js';
 import { uniqueDomain } from '../helpers/engine.js';
 import { sampleValue, scrapeMetrics } from '../helpers/prom.js';
-import { startSecuredNats, type SecuredNats } from '../helpers/secured-nats.js';
+import { startSecuredEngine, type SecuredEngine } from '../helpers/secured-nats.js';
 
 /*
  * Issue 12, point 2: stored messages that do not decode or fit their shape (written here with the
@@ -22,34 +20,28 @@ import { startSecuredNats, type SecuredNats } from '../helpers/secured-nats.js';
  */
 
 const PARTITIONS = 4;
-const silent = pino({ level: process.env.AF_TEST_LOG ?? 'silent' });
 const WT = { name: 'wf', version: '1' };
 const TL = 'deciders';
 
-let nats: SecuredNats;
-let node: EngineNode;
+let e: SecuredEngine;
 let client: ActorFlowClient;
 let engine: NatsConnection;
-const options = (): StartOptions => ({ natsUrl: nats.server.url, natsAuth: nats.engine, partitions: PARTITIONS, logger: silent, http: { port: 0, accessKeys: {} } });
-const quarantined = async (kind: string) => sampleValue(await scrapeMetrics(node.http!.url), 'actorflow_quarantined_records_total', { kind });
-const cli = (...args: string[]) => runCliProcess([...args, '--nats', nats.server.url], { env: { NATS_USER: 'engine', NATS_PASSWORD: nats.engine.password! } });
+const quarantined = async (kind: string) => sampleValue(await scrapeMetrics(e.node.http!.url), 'actorflow_quarantined_records_total', { kind });
+const cli = (...args: string[]) => runCliProcess([...args, '--nats', e.nats.server.url], { env: { NATS_USER: 'engine', NATS_PASSWORD: e.nats.engine.password! } });
 
 beforeAll(async () => {
-  nats = await startSecuredNats();
-  node = await startNode(options());
-  client = await ActorFlowClient.connect({ servers: nats.server.url, auth: nats.worker });
-  engine = await connect({ servers: nats.server.url, user: nats.engine.user, pass: nats.engine.password });
+  e = await startSecuredEngine({ partitions: PARTITIONS });
+  client = e.client;
+  engine = await connect({ servers: e.nats.server.url, user: e.nats.engine.user, pass: e.nats.engine.password });
 });
 afterAll(async () => {
   await engine?.close();
-  await client?.close();
-  await node?.stop();
-  await nats?.stop();
+  await e?.stop();
 });
 
 describe('quarantine of damaged stored messages', () => {
   it('starts, serves other runs, answers the damaged run with InternalFailure, counts, lists and drops the damage', async () => {
-    const s = node.nats.subjects;
+    const s = e.node.nats.subjects;
     const js = jetstream(engine);
     const domain = uniqueDomain('q');
     await client.call('RegisterDomain', { name: domain, workflowExecutionRetentionPeriodInDays: '1' });
@@ -58,26 +50,25 @@ describe('quarantine of damaged stored messages', () => {
     const [healthy, unfit, outOfOrder, garbage] = [await start('healthy'), await start('unfit'), await start('out-of-order'), await start('garbage')];
     const historyOf = (r: { workflowId: string; runId: string }) => s.history(partitionOf(domain, r.workflowId, PARTITIONS), domain, r.workflowId, r.runId);
     const before = { unfit: await client.history(domain, unfit), outOfOrder: await client.history(domain, outOfOrder) };
-    await node.stop();
-
-    // The damage: a reply envelope in one history (what the reply injection wrote), a well-formed
-    // transition that repeats event 1 in another, bytes that are not msgpack in a third; a bad
-    // af_runs record, a bad registry record, a bad task message.
-    const first = (await (await jetstreamManager(engine)).streams.getMessage(s.streams.history, { last_by_subj: historyOf(outOfOrder) }))!;
-    const damage = [
-      await js.publish(historyOf(unfit), encode({ ok: { domainInfos: [] } })),
-      await js.publish(historyOf(outOfOrder), first.data),
-      await js.publish(historyOf(garbage), new Uint8Array([0xc1, 0x00, 0xff])),
-    ].map((a) => ({ stream: a.stream, seq: a.seq }));
-    const kvm = new Kvm(engine);
-    const runs = await kvm.open(s.buckets.runs);
-    const registry = await kvm.open(s.buckets.registry);
+    // The damage, written while the node is down: a reply envelope in one history (what the reply
+    // injection wrote), a well-formed transition that repeats event 1 in another, bytes that are not
+    // msgpack in a third; a bad af_runs record, a bad registry record, a bad task message.
     const ghostDomain = `${domain}-ghost`;
-    const runsSeq = await runs.put(runsKey(domain, 'ghost'), encode({ ok: {} }));
-    const registrySeq = await registry.put(Registry.domainKey(ghostDomain), encode({ ok: { name: ghostDomain } }));
-    const taskAck = await js.publish(s.taskList(domain, 'd', TL), encode({ ok: { partition: 'x' } }));
-
-    node = await startNode(options());
+    const jsm = await jetstreamManager(engine);
+    const first = (await jsm.streams.getMessage(s.streams.history, { last_by_subj: historyOf(outOfOrder) }))!;
+    const kvm = new Kvm(engine);
+    const [runs, registry] = [await kvm.open(s.buckets.runs), await kvm.open(s.buckets.registry)];
+    const written: { damage: { stream: string; seq: number }[]; runsSeq: number; registrySeq: number; taskSeq: number } = { damage: [], runsSeq: 0, registrySeq: 0, taskSeq: 0 };
+    await e.restart(async () => {
+      for (const [run, data] of [[unfit, encode({ ok: { domainInfos: [] } })], [outOfOrder, first.data], [garbage, new Uint8Array([0xc1, 0x00, 0xff])]] as const) {
+        const ack = await js.publish(historyOf(run), data);
+        written.damage.push({ stream: ack.stream, seq: ack.seq });
+      }
+      written.runsSeq = await runs.put(runsKey(domain, 'ghost'), encode({ ok: {} }));
+      written.registrySeq = await registry.put(Registry.domainKey(ghostDomain), encode({ ok: { name: ghostDomain } }));
+      written.taskSeq = (await js.publish(s.taskList(domain, 'd', TL), encode({ ok: { partition: 'x' } }))).seq;
+    });
+    const { damage, runsSeq, registrySeq } = written;
 
     // The damaged runs answer a clear fault naming the message and the command.
     for (const [run, i] of [[unfit, 0], [outOfOrder, 1], [garbage, 2]] as const) {
@@ -115,7 +106,7 @@ describe('quarantine of damaged stored messages', () => {
       ...damage.map((d) => `history ${d.stream} ${d.seq}`),
       `registry KV_${s.buckets.registry} ${registrySeq}`,
       `runs KV_${s.buckets.runs} ${runsSeq}`,
-      `task ${taskAck.stream} ${taskAck.seq}`,
+      `task ${s.streams.tasks} ${written.taskSeq}`,
     ].sort());
     const text = await cli('quarantine', 'list', '--stream', s.streams.history);
     expect(text.code, text.stderr).toBe(0);
@@ -140,8 +131,7 @@ describe('quarantine of damaged stored messages', () => {
     await expect(client.call('DescribeWorkflowExecution', { domain, execution: garbage })).resolves.toMatchObject({ executionInfo: { executionStatus: 'OPEN' } });
     // A healed run takes new transitions (its fence continues), and the node restarts cleanly.
     await client.call('TerminateWorkflowExecution', { domain, ...unfit, reason: 'healed' });
-    await node.stop();
-    node = await startNode(options());
+    await e.restart();
     expect((await client.call('DescribeWorkflowExecution', { domain, execution: unfit })).executionInfo.closeStatus).toBe('TERMINATED');
     await start('ghost');
     await expect(client.call('DescribeDomain', { name: ghostDomain })).rejects.toMatchObject({ name: 'UnknownResourceFault' });

@@ -1,15 +1,14 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encode } from '../../src/nats/codec.js';
 import { partitionOf } from '../../src/nats/subjects.js';
-import { startNode, type EngineNode, type StartOptions } from '../../src/node.js';
+import type { EngineNode } from '../../src/node.js';
 import { Registry } from '../../src/registry/registry.js';
 import { runsKey } from '../../src/runtime/partition-owner.js';
-import { ActorFlowClient } from '../../src/sdk/client.js';
+import type { ActorFlowClient } from '../../src/sdk/client.js';
 import { uniqueDomain } from '../helpers/engine.js';
 import { sampleValue, scrapeMetrics } from '../helpers/prom.js';
-import { startSecuredNats, type SecuredNats } from '../helpers/secured-nats.js';
+import { startSecuredEngine, type SecuredEngine, type SecuredNats } from '../helpers/secured-nats.js';
 import { until } from '../helpers/until.js';
 
 /*
@@ -19,30 +18,31 @@ import { until } from '../helpers/until.js';
  */
 
 const PARTITIONS = 4;
-const silent = pino({ level: process.env.AF_TEST_LOG ?? 'silent' });
 const WT = { name: 'wf', version: '1' };
 const TL = 'deciders';
 
-let nats: SecuredNats;
+let e: SecuredEngine;
 let node: EngineNode;
 let client: ActorFlowClient;
 let raw: NatsConnection;
-const options = (): StartOptions => ({ natsUrl: nats.server.url, natsAuth: nats.engine, partitions: PARTITIONS, logger: silent, http: { port: 0, accessKeys: {} } });
+let nats: SecuredNats;
 const dropped = async (subject: 'api' | 'owner') =>
-  sampleValue(await scrapeMetrics(node.http!.url), 'actorflow_nats_requests_dropped_total', { subject, reason: 'reply_subject' });
+  sampleValue(await scrapeMetrics(e.node.http!.url), 'actorflow_nats_requests_dropped_total', { subject, reason: 'reply_subject' });
 
 beforeAll(async () => {
-  nats = await startSecuredNats();
-  node = await startNode(options());
-  client = await ActorFlowClient.connect({ servers: nats.server.url, auth: nats.worker });
-  raw = await connect({ servers: nats.server.url, user: nats.worker.user, pass: nats.worker.password });
+  e = await startSecuredEngine({ partitions: PARTITIONS });
+  ({ node, client, raw, nats } = e);
 });
-afterAll(async () => {
-  await raw?.close();
-  await client?.close();
-  await node?.stop();
-  await nats?.stop();
-});
+afterAll(async () => { await e?.stop(); });
+
+/** A registered domain and workflow type, and one started run `victim` (its decision task queued on TL). */
+async function victim(label: string) {
+  const domain = uniqueDomain(label);
+  await client.call('RegisterDomain', { name: domain, workflowExecutionRetentionPeriodInDays: '1' });
+  await client.call('RegisterWorkflowType', { domain, ...WT, defaultTaskList: { name: TL }, defaultExecutionStartToCloseTimeout: '3600', defaultTaskStartToCloseTimeout: '600', defaultChildPolicy: 'TERMINATE' });
+  const run = { workflowId: 'victim', runId: (await client.call('StartWorkflowExecution', { domain, workflowId: 'victim', workflowType: WT })).runId as string };
+  return { domain, run };
+}
 
 /** What a write through a reply subject could change: stream states, the targeted keys, the run. */
 async function storage(domain: string, run: { workflowId: string; runId: string }, keys: { runs: string; registry: string }) {
@@ -69,10 +69,7 @@ async function storage(domain: string, run: { workflowId: string; runId: string 
 describe('reply subjects of NATS API requests', () => {
   it('drops a worker request whose reply names history, af_runs, af_registry, a task list or the JetStream API; nothing is written', async () => {
     const s = node.nats.subjects;
-    const domain = uniqueDomain('reply');
-    await client.call('RegisterDomain', { name: domain, workflowExecutionRetentionPeriodInDays: '1' });
-    await client.call('RegisterWorkflowType', { domain, ...WT, defaultTaskList: { name: TL }, defaultExecutionStartToCloseTimeout: '3600', defaultTaskStartToCloseTimeout: '600', defaultChildPolicy: 'TERMINATE' });
-    const run = { workflowId: 'victim', runId: (await client.call('StartWorkflowExecution', { domain, workflowId: 'victim', workflowType: WT })).runId as string };
+    const { domain, run } = await victim('reply');
     const ghost = `${domain}-ghost`;
     const keys = { runs: runsKey(domain, 'never-used'), registry: Registry.domainKey(ghost) };
     const before = await storage(domain, run, keys);
@@ -103,8 +100,7 @@ describe('reply subjects of NATS API requests', () => {
     await client.call('StartWorkflowExecution', { domain, workflowId: 'never-used', workflowType: WT });
 
     // The node restarts cleanly and serves the run.
-    await node.stop();
-    node = await startNode(options());
+    node = await e.restart();
     expect(await client.history(domain, run)).toEqual(before.history);
     const task = await client.call('PollForDecisionTask', { domain, taskList: { name: TL }, identity: 't', afPollTimeoutMs: 5000 });
     expect(task.taskToken).toBeTruthy();
@@ -112,10 +108,7 @@ describe('reply subjects of NATS API requests', () => {
 
   it('drops an owner call (af.part) whose reply is not an engine inbox', async () => {
     const s = node.nats.subjects;
-    const domain = uniqueDomain('reply-owner');
-    await client.call('RegisterDomain', { name: domain, workflowExecutionRetentionPeriodInDays: '1' });
-    await client.call('RegisterWorkflowType', { domain, ...WT, defaultTaskList: { name: TL }, defaultExecutionStartToCloseTimeout: '3600', defaultTaskStartToCloseTimeout: '600', defaultChildPolicy: 'TERMINATE' });
-    const run = { workflowId: 'victim', runId: (await client.call('StartWorkflowExecution', { domain, workflowId: 'victim', workflowType: WT })).runId as string };
+    const { domain, run } = await victim('reply-owner');
     const p = partitionOf(domain, 'victim', PARTITIONS);
     const subject = s.history(p, domain, 'victim', run.runId);
     const before = (await node.nats.jsm.streams.info(s.streams.history)).state;
