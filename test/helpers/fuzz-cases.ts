@@ -247,3 +247,25 @@ export function natsFuzzCases(o: { prefix: string; templates: Template[]; action
     { arbitrary: garbage, weight: 8 }, { arbitrary: unknownAction, weight: 3 },
   );
 }
+
+/**
+ * Sends cases `concurrency` at a time; `check` answers what is wrong with a case's answer, if anything.
+ * Returns the problems (as `describe` words them), the count of cases per kind, and the time taken.
+ */
+export async function runFuzzCases<C>(cases: readonly C[], concurrency: number, kindOf: (c: C) => string,
+  check: (c: C) => Promise<string | undefined>, describe: (c: C, problem: string) => string): Promise<{ failures: string[]; kinds: Map<string, number>; ms: number }> {
+  const failures: string[] = [];
+  const kinds = new Map<string, number>();
+  let next = 0;
+  const t0 = Date.now();
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < cases.length) {
+      const c = cases[next++]!;
+      const kind = kindOf(c);
+      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      const p = await check(c);
+      if (p) failures.push(describe(c, p));
+    }
+  }));
+  return { failures, kinds, ms: Date.now() - t0 };
+}
