@@ -1,4 +1,5 @@
-import { natsAuthFromEnv, type NatsAuth } from './nats/connect-options.js';
+import { ENGINE_INBOX_PREFIX, natsAuthFromEnv, type NatsAuth } from './nats/connect-options.js';
+import { checkReplyPrefixes, DEFAULT_REPLY_PREFIXES } from './transport/reply-subjects.js';
 
 /** Node options: all optional, resolved once at start-up into a read-only form. */
 export interface NodeOptions {
@@ -21,6 +22,11 @@ export interface NodeOptions {
   leaseRenewMs?: number;
   /** Replicas of streams and buckets (AF_REPLICAS); default 3 on a NATS cluster of 3 or more servers, else 1. */
   replicas?: number;
+  /**
+   * Inbox prefixes the NATS API answers on (AF_API_REPLY_PREFIXES, comma-separated; default `_INBOX`):
+   * add a client's own `inboxPrefix` here (and to its user's subscribe permissions in nats.conf).
+   */
+  apiReplyPrefixes?: readonly string[];
 }
 
 export interface NodeConfig {
@@ -37,6 +43,7 @@ export interface NodeConfig {
   readonly leaseTtlMs: number;
   readonly leaseRenewMs: number;
   readonly replicas: number | undefined;
+  readonly apiReplyPrefixes: readonly string[];
 }
 
 export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = process.env): NodeConfig {
@@ -57,8 +64,10 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
   }
   const replicas = o.replicas ?? (env.AF_REPLICAS ? Number(env.AF_REPLICAS) : undefined);
   if (replicas !== undefined && ![1, 3, 5].includes(replicas)) throw new Error(`AF_REPLICAS must be 1, 3 or 5, got ${replicas}`);
+  const apiReplyPrefixes = checkReplyPrefixes(o.apiReplyPrefixes
+    ?? (env.AF_API_REPLY_PREFIXES ? env.AF_API_REPLY_PREFIXES.split(',').map((p) => p.trim()).filter(Boolean) : DEFAULT_REPLY_PREFIXES), [prefix, ENGINE_INBOX_PREFIX]);
   return Object.freeze({
-    cluster, leaseTtlMs, leaseRenewMs, replicas,
+    cluster, apiReplyPrefixes, leaseTtlMs, leaseRenewMs, replicas,
     sleepAfterMs,
     natsUrl: o.natsUrl ?? env.NATS_URL ?? 'nats://127.0.0.1:4222',
     natsAuth: Object.freeze({ ...(o.natsAuth ?? natsAuthFromEnv(env)) }),

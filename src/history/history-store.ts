@@ -1,6 +1,8 @@
 import { JetStreamApiError, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { HistoryEvent } from '../../machines/history-event.js';
-import { decode, encode } from '../nats/codec.js';
+import { encode } from '../nats/codec.js';
+import { DamagedRecordError, UNREPORTED, type Quarantine } from './quarantine.js';
+import { isSfnHistory } from './record-shapes.js';
 
 /** JetStream error codes the store reacts to. */
 export const JsCodes = { StreamWrongLastSequence: 10071 } as const;
@@ -57,7 +59,23 @@ export class HistoryStore {
    * a leader change (the request times out), or one that lags behind the fence; the leader is exact.
    */
   constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, private readonly stream: string,
-    private readonly leaderReads = false) {}
+    private readonly leaderReads = false, private readonly quarantine: Quarantine = UNREPORTED) {}
+
+  /**
+   * The one decoder of stored transitions: shape checked, and (`expectId`) continuing the run's
+   * event ids. A message that does not fit is quarantined: DamagedRecordError names it.
+   */
+  private transition(m: { subject: string; seq: number; data: Uint8Array }, expectId?: number): Transition {
+    const at = { stream: this.stream, subject: m.subject, seq: m.seq };
+    const t = this.quarantine.decode<Transition>('history', m.data, at);
+    // SWF runs fold every event (ids are positions); a Step Functions rebuild reads only the last message.
+    if (expectId !== undefined && !isSfnHistory(m.subject) && t.events[0]!.id !== expectId) {
+      const err = new DamagedRecordError({ ...at, kind: 'history', reason: `its first event id is ${t.events[0]!.id}, the run's next is ${expectId}` });
+      this.quarantine.report(err);
+      throw err;
+    }
+    return t;
+  }
 
   /**
    * Appends one transition (with an optional `extra` payload kept beside its events); returns its
@@ -87,7 +105,7 @@ export class HistoryStore {
   async readLast<X = unknown>(subject: string): Promise<LastTransition<X> | undefined> {
     const last = await this.lastOf(subject);
     if (!last) return undefined;
-    const t = decode<Transition>(last.data);
+    const t = this.transition(last);
     return { events: t.events, extra: t.extra as X | undefined, seq: last.seq };
   }
 
@@ -97,14 +115,23 @@ export class HistoryStore {
       : this.jsm.direct.getMessage(this.stream, { last_by_subj: subject });
   }
 
+  private firstOf(subject: string) {
+    const q = { seq: 1, next_by_subj: subject } as unknown as { seq: number };
+    return this.leaderReads ? this.jsm.streams.getMessage(this.stream, q) : this.jsm.direct.getMessage(this.stream, q);
+  }
+
   /** Reads a whole run. An empty subject answers at once (no consumer wait). */
   async read(subject: string): Promise<RunHistory> {
     const last = await this.lastOf(subject);
     if (!last) return { events: [], lastSeq: 0 };
-    if (last.seq !== undefined && (decode<Transition>(last.data).events[0]?.id ?? 0) === 1) {
-      return { events: decode<Transition>(last.data).events, lastSeq: last.seq };
+    const tail = this.transition(last);
+    if (tail.events[0]!.id === 1) {
+      // One transition, unless it repeats the first (a foreign write: the fence never lets the engine do that).
+      const first = await this.firstOf(subject);
+      if (!first || first.seq === last.seq) return { events: tail.events, lastSeq: last.seq };
+      this.transition(last, this.transition(first).events.at(-1)!.id + 1);
     }
-    if (this.leaderReads) return this.readFromLeader(subject, last.seq, decode<Transition>(last.data).events[0]!.id);
+    if (this.leaderReads) return this.readFromLeader(subject, last.seq, tail.events[0]!.id);
     const events: HistoryEvent[] = [];
     const consumer = await this.js.consumers.get(this.stream, { filter_subjects: subject });
     try {
@@ -112,7 +139,7 @@ export class HistoryStore {
         const batch = await consumer.fetch({ max_messages: 1000, expires: 5000 });
         let done = false;
         for await (const m of batch) {
-          events.push(...decode<Transition>(m.data).events);
+          events.push(...this.transition(m, events.length + 1).events);
           if (m.seq >= last.seq) { done = true; break; }
         }
         if (done) break;
@@ -133,7 +160,7 @@ export class HistoryStore {
     for (let seq = 1; ;) {
       const m = await this.jsm.streams.getMessage(this.stream, { seq, next_by_subj: subject } as unknown as { seq: number });
       if (!m) throw new Error(`history of ${subject} ends before sequence ${lastSeq}`);
-      events.push(...decode<Transition>(m.data).events);
+      events.push(...this.transition(m, events.length + 1).events);
       if (m.seq >= lastSeq) break;
       seq = m.seq + 1;
     }
@@ -144,12 +171,14 @@ export class HistoryStore {
   /**
    * Reads every run under a subject filter in one pass (recovery): one ordered consumer streams the
    * filter's messages up to the stream's current end, and the runs in `wanted` are handed over whole.
+   * A run with a damaged message is not handed over (it is quarantined, see `transition`).
    */
   async readAll(filter: string, wanted: ReadonlySet<string>, onRun: (subject: string, history: RunHistory) => void): Promise<void> {
     const info = await this.jsm.streams.info(this.stream);
     const end = info.state.last_seq;
     if (end === 0 || wanted.size === 0) return;
     const runs = new Map<string, RunHistory>();
+    const damaged = new Set<string>();
     const consumer = await this.js.consumers.get(this.stream, { filter_subjects: filter });
     try {
       let done = false;
@@ -158,11 +187,17 @@ export class HistoryStore {
         let got = 0;
         for await (const m of batch) {
           got++;
-          if (wanted.has(m.subject)) {
+          if (wanted.has(m.subject) && !damaged.has(m.subject)) {
             let h = runs.get(m.subject);
             if (!h) { h = { events: [], lastSeq: 0 }; runs.set(m.subject, h); }
-            h.events.push(...decode<Transition>(m.data).events);
-            h.lastSeq = m.seq;
+            try {
+              h.events.push(...this.transition(m, h.events.length + 1).events);
+              h.lastSeq = m.seq;
+            } catch (e) {
+              if (!(e instanceof DamagedRecordError)) throw e;
+              damaged.add(m.subject);
+              runs.delete(m.subject);
+            }
           }
           if (m.seq >= end || m.info.pending === 0) { done = true; break; }
         }

@@ -1,5 +1,4 @@
 import type { Consumer, JsMsg } from '@nats-io/jetstream';
-import { decode } from '../nats/codec.js';
 import type { TaskMessage } from './task-queues.js';
 
 /** A task handed to a poller: straight from its owner (sync match) or pulled from JetStream. */
@@ -14,6 +13,8 @@ interface Waiter {
 }
 
 const FEED_EXPIRES_MS = 10_000;
+/** How long a damaged task message waits before it is offered (and recognized) again. */
+const DAMAGED_REDELIVERY_MS = 10 * 60_000;
 /** Concurrent pulls per task list and node: a backlog drains this many tasks per round trip. */
 const MAX_FEEDERS = 16;
 
@@ -26,7 +27,12 @@ export class LocalTaskList {
   private readonly waiters: Waiter[] = [];
   private feeders = 0;
 
-  constructor(private readonly consumer: () => Promise<Consumer>, private readonly onError: (e: unknown) => void) {}
+  /**
+   * `read` decodes a pulled message; undefined for a damaged one (quarantined). That one is put back
+   * with a long delay instead of acked (a work queue would delete it), so it stays for the operator.
+   */
+  constructor(private readonly consumer: () => Promise<Consumer>, private readonly onError: (e: unknown) => void,
+    private readonly read: (msg: JsMsg) => TaskMessage | undefined) {}
 
   get waiting(): number {
     return this.waiters.length;
@@ -72,7 +78,9 @@ export class LocalTaskList {
         while (this.waiters.length > 0 && this.feeders <= Math.min(this.waiters.length, MAX_FEEDERS)) {
           const msg = await consumer.next({ expires: FEED_EXPIRES_MS });
           if (!msg) continue;
-          if (!this.offer({ task: decode<TaskMessage>(msg.data), msg })) msg.nak();
+          const task = this.read(msg);
+          if (!task) { msg.nak(DAMAGED_REDELIVERY_MS); continue; }
+          if (!this.offer({ task, msg })) msg.nak();
         }
       } catch (e) {
         this.onError(e);

@@ -1,6 +1,7 @@
 import { AckPolicy, DeliverPolicy, type Consumer, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { randomBytes } from 'node:crypto';
 import { encode } from '../nats/codec.js';
+import { UNREPORTED, type Quarantine } from '../history/quarantine.js';
 import { taskListConsumer, type Subjects } from '../nats/subjects.js';
 import { LocalTaskList, type Delivery } from './local-task-list.js';
 
@@ -28,7 +29,7 @@ export class TaskQueues {
   private readonly lists = new Map<string, LocalTaskList>();
 
   constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, private readonly s: Subjects,
-    private readonly onError: (e: unknown) => void = () => undefined) {}
+    private readonly onError: (e: unknown) => void = () => undefined, private readonly quarantine: Quarantine = UNREPORTED) {}
 
   private static key(domain: string, kind: 'd' | 'a', taskList: string): string {
     return `${domain}\u0000${kind}\u0000${taskList}`;
@@ -96,7 +97,8 @@ export class TaskQueues {
     const k = TaskQueues.key(domain, kind, taskList);
     let l = this.lists.get(k);
     if (!l) {
-      l = new LocalTaskList(() => this.consumer(domain, kind, taskList), this.onError);
+      l = new LocalTaskList(() => this.consumer(domain, kind, taskList), this.onError,
+        (m) => this.quarantine.tryDecode<TaskMessage>('task', m.data, { stream: this.s.streams.tasks, subject: m.subject, seq: m.seq }));
       if (this.closed) l.close();
       this.lists.set(k, l);
     }

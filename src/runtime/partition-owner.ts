@@ -4,14 +4,15 @@ import { Fault, fault } from '../domain/faults.js';
 import type { HistoryStore } from '../history/history-store.js';
 import type { TaskQueues } from '../matching/task-queues.js';
 import type { Nats } from '../nats/infrastructure.js';
-import { encode, decode } from '../nats/codec.js';
+import { encode } from '../nats/codec.js';
 import { kvToken } from '../nats/subjects.js';
 import { CLOSE_EVENTS, foldHistory, type ExecutionState } from '../../machines/execution-state.js';
 import type { HeartbeatMark, MachineSet } from './execution-actors.js';
 import { Execution, type ExecutionHost, type RunKey } from './execution.js';
 import { DeadlineQueue } from './deadline-queue.js';
 import type { Registry } from '../registry/registry.js';
-import { HistoryConflictError } from '../history/history-store.js';
+import { HistoryConflictError, type RunHistory } from '../history/history-store.js';
+import { DamagedRecordError, UNREPORTED, type Quarantine } from '../history/quarantine.js';
 import type { PartitionHost } from './partition-host.js';
 import type { TaskTokens } from '../domain/task-token.js';
 import { SingleFlight } from './single-flight.js';
@@ -75,6 +76,8 @@ export interface OwnerOptions {
   onCommit?: (run: Execution, events: readonly HistoryEvent[]) => void;
   /** Another writer won the history fence of a run in this partition (the lease manager checks it still owns it). */
   onConflict?: (partition: number) => void;
+  /** Where damaged history and af_runs records are reported (logged, counted). */
+  quarantine?: Quarantine;
 }
 
 /** Events that change what the visibility queries show about a run. */
@@ -209,7 +212,7 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
     }
     const history = await this.store.read(this.subject(key));
     if (history.events.length === 0) return undefined;
-    const run = new Execution(key, this, history);
+    const run = this.replay(key, history);
     this.sleeping.delete(id);
     run.actors.restoreHeartbeats(sleeper?.heartbeats, this.machines.clock.now());
     if (!sleeper) await this.visibility(run);
@@ -226,6 +229,26 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
       this.opts.effects?.resume(run);
     }
     return run;
+  }
+
+  private get quarantine(): Quarantine {
+    return this.opts.quarantine ?? UNREPORTED;
+  }
+
+  /**
+   * A run's live copy from its history. Events that fit their shape but cannot be replayed (the
+   * fold or a machine throws) make the history damaged too: it is quarantined at its last message.
+   */
+  private replay(key: RunKey, history: RunHistory): Execution {
+    try {
+      return new Execution(key, this, history);
+    } catch (e) {
+      if (e instanceof Fault) throw e;
+      const err = new DamagedRecordError({ kind: 'history', stream: this.nats.subjects.streams.history, subject: this.subject(key), seq: history.lastSeq,
+        reason: `cannot be replayed: ${e instanceof Error ? e.message : String(e)}` });
+      this.quarantine.report(err);
+      throw err;
+    }
   }
 
   /** The run live or from history; UnknownResourceFault when there is no such run. */
@@ -256,11 +279,12 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
       await this.store.readAll(filter, new Set(wanted.keys()), (subject, history) => {
         const key = wanted.get(subject)!;
         try {
-          const run = new Execution(key, this, history);
+          const run = this.replay(key, history);
           run.actors.restoreHeartbeats(undefined, this.machines.clock.now());
           rebuilt.push(run);
         } catch (err) {
-          this.log.error({ err, ...key }, 'could not rebuild run');
+          // Quarantined (see replay): the run stays broken for its callers, the rest recovers.
+          if (!(err instanceof DamagedRecordError)) this.log.error({ err, ...key }, 'could not rebuild run');
         }
       });
     }
@@ -430,7 +454,10 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
         let done = false;
         for await (const m of await consumer.fetch({ max_messages: 10_000, expires: 2000 })) {
           got++;
-          if (!m.headers?.get('KV-Operation') && m.data.length > 0) out.push(decode(m.data));
+          if (m.headers?.get('KV-Operation') || m.data.length === 0) continue;
+          // A damaged record is skipped (quarantined): its run is not recovered, every other one is.
+          const rec = this.quarantine.tryDecode<OpenRunRecord & { domain: string; workflowId: string }>('runs', m.data, { stream, subject: m.subject, seq: m.seq });
+          if (rec) out.push(rec);
           if (m.info.pending === 0) { done = true; break; }
         }
         if (done || got === 0) break;
@@ -443,9 +470,11 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
 
   /** The open run of a workflowId as af_runs records it, or undefined. */
   async openRun(domain: string, workflowId: string): Promise<(OpenRunRecord & { revision: number }) | undefined> {
-    const e = await this.nats.runs.get(runsKey(domain, workflowId));
+    const key = runsKey(domain, workflowId);
+    const e = await this.nats.runs.get(key);
     if (!e || e.operation !== 'PUT') return undefined;
-    return { ...decode<OpenRunRecord>(e.value), revision: e.revision };
+    const at = { stream: `KV_${this.nats.subjects.buckets.runs}`, subject: `$KV.${this.nats.subjects.buckets.runs}.${key}`, seq: e.revision };
+    return { ...this.quarantine.decode<OpenRunRecord>('runs', e.value, at), revision: e.revision };
   }
 
   /**
