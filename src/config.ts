@@ -1,4 +1,5 @@
 import { natsAuthFromEnv, type NatsAuth } from './nats/connect-options.js';
+import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './transport/request-limit.js';
 
 /** Node options: all optional, resolved once at start-up into a read-only form. */
 export interface NodeOptions {
@@ -21,6 +22,12 @@ export interface NodeOptions {
   leaseRenewMs?: number;
   /** Replicas of streams and buckets (AF_REPLICAS); default 3 on a NATS cluster of 3 or more servers, else 1. */
   replicas?: number;
+  /** NATS API requests one client connection has running (AF_API_MAX_INFLIGHT_PER_CONNECTION, default 32); more queue. */
+  apiMaxInflightPerConnection?: number;
+  /** NATS API requests of one connection queued (AF_API_MAX_QUEUED_PER_CONNECTION, default 1024); more get ThrottlingException. */
+  apiMaxQueuedPerConnection?: number;
+  /** NATS API requests in flight on the node (AF_API_MAX_INFLIGHT, default 8192). */
+  apiMaxInflight?: number;
 }
 
 export interface NodeConfig {
@@ -37,6 +44,7 @@ export interface NodeConfig {
   readonly leaseTtlMs: number;
   readonly leaseRenewMs: number;
   readonly replicas: number | undefined;
+  readonly apiLimits: Readonly<RequestLimits>;
 }
 
 export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = process.env): NodeConfig {
@@ -57,8 +65,18 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
   }
   const replicas = o.replicas ?? (env.AF_REPLICAS ? Number(env.AF_REPLICAS) : undefined);
   if (replicas !== undefined && ![1, 3, 5].includes(replicas)) throw new Error(`AF_REPLICAS must be 1, 3 or 5, got ${replicas}`);
+  const apiLimits = Object.freeze({
+    perConnection: o.apiMaxInflightPerConnection ?? Number(env.AF_API_MAX_INFLIGHT_PER_CONNECTION ?? DEFAULT_REQUEST_LIMITS.perConnection),
+    queuedPerConnection: o.apiMaxQueuedPerConnection ?? Number(env.AF_API_MAX_QUEUED_PER_CONNECTION ?? DEFAULT_REQUEST_LIMITS.queuedPerConnection),
+    pollsPerConnection: DEFAULT_REQUEST_LIMITS.pollsPerConnection,
+    total: o.apiMaxInflight ?? Number(env.AF_API_MAX_INFLIGHT ?? DEFAULT_REQUEST_LIMITS.total),
+  });
+  for (const [name, v] of [['AF_API_MAX_INFLIGHT_PER_CONNECTION', apiLimits.perConnection], ['AF_API_MAX_QUEUED_PER_CONNECTION', apiLimits.queuedPerConnection + 1],
+    ['AF_API_MAX_INFLIGHT', apiLimits.total]] as const) {
+    if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be an integer ≥ 1, got ${v}`);
+  }
   return Object.freeze({
-    cluster, leaseTtlMs, leaseRenewMs, replicas,
+    cluster, apiLimits, leaseTtlMs, leaseRenewMs, replicas,
     sleepAfterMs,
     natsUrl: o.natsUrl ?? env.NATS_URL ?? 'nats://127.0.0.1:4222',
     natsAuth: Object.freeze({ ...(o.natsAuth ?? natsAuthFromEnv(env)) }),

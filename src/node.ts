@@ -14,6 +14,7 @@ import type { ServiceContext } from './service/context.js';
 import { OPERATIONS, OWNER_OPS } from './service/operations.js';
 import { CrossRunEffects } from './service/cross-run-effects.js';
 import { NatsApiServer } from './transport/nats-api.js';
+import { RequestLimiter } from './transport/request-limit.js';
 import { mergeOperations, SFN_OPERATIONS } from './service/sfn-operations.js';
 import { mountConsole } from './console/console.js';
 import { startHttpGateway, type HttpGateway } from './transport/http-gateway.js';
@@ -143,7 +144,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const ctx: ServiceContext = { registry, router, queues, store, visibility, subjects: s, clock, log, region: config.region, account: config.account };
   ctx.sfnExecutions = sfn.records;
   // Over NATS both services share af.api.<Action>: their action names must not clash.
-  const api = new NatsApiServer(nats.nc, ctx, mergeOperations(OPERATIONS, SFN_OPERATIONS), log.child({ c: 'api' }));
+  const api = new NatsApiServer(nats.nc, ctx, mergeOperations(OPERATIONS, SFN_OPERATIONS), log.child({ c: 'api' }), new RequestLimiter(config.apiLimits));
   api.start();
   // Node introspection for operators and benchmarks: memory and run counts.
   nats.nc.subscribe(`${s.prefix}.node.${config.nodeName}.stats`, {

@@ -4,8 +4,12 @@ import { Fault } from '../domain/faults.js';
 import { decode, encode } from '../nats/codec.js';
 import type { ServiceContext, Operation } from '../service/context.js';
 import { faultToWire, toWire } from './wire.js';
+import { RequestLimiter } from './request-limit.js';
 
 const QUEUE = 'af-api';
+/** Long polls: they hold a request open rather than work, so they have their own bound. */
+const HELD_POLLS = new Set(['PollForDecisionTask', 'PollForActivityTask', 'GetActivityTask']);
+const THROTTLED = encode(faultToWire(new Fault('ThrottlingException', 'Rate exceeded')));
 
 /**
  * The NATS transport: request/reply on `<prefix>.api.<Action>` in one queue group, msgpack bodies,
@@ -19,7 +23,8 @@ export class NatsApiServer {
   private draining = false;
 
   constructor(private readonly nc: NatsConnection, private readonly ctx: ServiceContext,
-    private readonly ops: Readonly<Record<string, Operation>>, private readonly log: Logger) {}
+    private readonly ops: Readonly<Record<string, Operation>>, private readonly log: Logger,
+    readonly limiter = new RequestLimiter()) {}
 
   start(): void {
     this.sub = this.nc.subscribe(this.ctx.subjects.apiWildcard(), {
@@ -27,9 +32,14 @@ export class NatsApiServer {
       callback: (err, m) => {
         if (err || !m.reply) return;
         const action = m.subject.slice(m.subject.lastIndexOf('.') + 1);
+        // Bounded per client connection (see RequestLimiter): over the bounds, refused at once.
+        const admitted = this.limiter.admit(m.reply, HELD_POLLS.has(action));
+        if (!admitted) { m.respond(THROTTLED); return; }
         this.inflight++;
         this.running.set(action, (this.running.get(action) ?? 0) + 1);
-        void this.handle(action, m.data).then((reply) => m.respond(encode(reply))).finally(() => {
+        void admitted.then(async (release) => {
+          try { m.respond(encode(await this.handle(action, m.data))); } finally { release(); }
+        }).finally(() => {
           this.inflight--;
           this.running.set(action, this.running.get(action)! - 1);
         });
