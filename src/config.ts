@@ -1,4 +1,5 @@
 import { natsAuthFromEnv, type NatsAuth } from './nats/connect-options.js';
+import { DEFAULT_CONSUMER_IDLE_MS } from './matching/task-queues.js';
 import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './transport/request-limit.js';
 
 /** Node options: all optional, resolved once at start-up into a read-only form. */
@@ -28,6 +29,8 @@ export interface NodeOptions {
   apiMaxQueuedPerConnection?: number;
   /** NATS API requests in flight on the node (AF_API_MAX_INFLIGHT, default 8192). */
   apiMaxInflight?: number;
+  /** A task list's JetStream consumer is removed this long after its last poll (AF_TASK_CONSUMER_IDLE_MS, default 300,000). */
+  taskConsumerIdleMs?: number;
 }
 
 export interface NodeConfig {
@@ -45,6 +48,7 @@ export interface NodeConfig {
   readonly leaseRenewMs: number;
   readonly replicas: number | undefined;
   readonly apiLimits: Readonly<RequestLimits>;
+  readonly taskConsumerIdleMs: number;
 }
 
 export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = process.env): NodeConfig {
@@ -75,8 +79,10 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
     ['AF_API_MAX_INFLIGHT', apiLimits.total]] as const) {
     if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be an integer ≥ 1, got ${v}`);
   }
+  const taskConsumerIdleMs = o.taskConsumerIdleMs ?? Number(env.AF_TASK_CONSUMER_IDLE_MS ?? DEFAULT_CONSUMER_IDLE_MS);
+  if (!Number.isInteger(taskConsumerIdleMs) || taskConsumerIdleMs < 1000) throw new Error(`AF_TASK_CONSUMER_IDLE_MS must be an integer ≥ 1000, got ${taskConsumerIdleMs}`);
   return Object.freeze({
-    cluster, apiLimits, leaseTtlMs, leaseRenewMs, replicas,
+    cluster, apiLimits, taskConsumerIdleMs, leaseTtlMs, leaseRenewMs, replicas,
     sleepAfterMs,
     natsUrl: o.natsUrl ?? env.NATS_URL ?? 'nats://127.0.0.1:4222',
     natsAuth: Object.freeze({ ...(o.natsAuth ?? natsAuthFromEnv(env)) }),

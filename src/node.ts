@@ -88,7 +88,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const metrics = new NodeMetrics();
   // Replicated history: read the last transition from the stream leader (see HistoryStore).
   const store = new MeteredHistoryStore(metrics, nats.js, nats.jsm, s.streams.history, nats.replicas > 1);
-  const queues = new TaskQueues(nats.js, nats.jsm, s, (err) => log.warn({ err }, 'task list feed failed'));
+  const queues = new TaskQueues(nats.js, nats.jsm, s, (err) => log.warn({ err }, 'task list feed failed'), config.taskConsumerIdleMs);
   const registry = new Registry(nats.registry);
   await registry.start();
   // Visibility: every node indexes AF_VISIBILITY in memory (loaded before recovery compares to it).
