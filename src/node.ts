@@ -105,7 +105,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
       await retention.schedule(run.key.partition, owner.subject(run.key), run.state.closedAt ?? clock.now(), retentionMs(domain.value?.retentionDays),
         s.visibility(run.key.domain, run.key.runId));
     },
-    onCommit: (run, events) => metrics.committed(run.events, events),
+    onCommit: (run, events) => metrics.committed((id) => run.log.peek(id), events),
     onVisibility: async (run) => {
       const rec = recordOf(run.key, run.state);
       const held = visibility.get(rec.domain, rec.execution.runId);

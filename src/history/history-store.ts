@@ -38,6 +38,9 @@ export interface LastTransition<X = unknown> {
   seq: number;
 }
 
+/** Receives one stored transition: its events, stream sequence and stored size in bytes. */
+export type TransitionSink = (events: HistoryEvent[], seq: number, bytes: number) => void;
+
 export interface RunHistory {
   events: HistoryEvent[];
   /** Stream sequence of the last transition (0 for an empty subject): the next append's fence. */
@@ -94,20 +97,28 @@ export class HistoryStore {
 
   /** Reads a whole run. An empty subject answers at once (no consumer wait). */
   async read(subject: string): Promise<RunHistory> {
-    const last = await this.lastOf(subject);
-    if (!last) return { events: [], lastSeq: 0 };
-    if (last.seq !== undefined && (decode<Transition>(last.data).events[0]?.id ?? 0) === 1) {
-      return { events: decode<Transition>(last.data).events, lastSeq: last.seq };
-    }
-    if (this.leaderReads) return this.readFromLeader(subject, last.seq, decode<Transition>(last.data).events[0]!.id);
     const events: HistoryEvent[] = [];
+    const lastSeq = await this.scan(subject, (batch) => { events.push(...batch); });
+    return { events, lastSeq };
+  }
+
+  /**
+   * Streams a run's transitions in order (with their stream sequence and stored size) without
+   * holding them; returns the last sequence (0 for an empty subject).
+   */
+  async scan(subject: string, onTransition: TransitionSink): Promise<number> {
+    const last = await this.lastOf(subject);
+    if (!last) return 0;
+    const lastEvents = decode<Transition>(last.data).events;
+    if ((lastEvents[0]?.id ?? 0) === 1) { onTransition(lastEvents, last.seq, last.data.length); return last.seq; }
+    if (this.leaderReads) return this.scanFromLeader(subject, last.seq, lastEvents[0]!.id, onTransition);
     const consumer = await this.js.consumers.get(this.stream, { filter_subjects: subject });
     try {
       while (true) {
         const batch = await consumer.fetch({ max_messages: 1000, expires: 5000 });
         let done = false;
         for await (const m of batch) {
-          events.push(...decode<Transition>(m.data).events);
+          onTransition(decode<Transition>(m.data).events, m.seq, m.data.length);
           if (m.seq >= last.seq) { done = true; break; }
         }
         if (done) break;
@@ -115,7 +126,14 @@ export class HistoryStore {
     } finally {
       await consumer.delete().catch(() => undefined);
     }
-    return { events, lastSeq: last.seq };
+    return last.seq;
+  }
+
+  /** The events of one stored transition, by its stream sequence (paging a long history). */
+  async readTransition(seq: number): Promise<HistoryEvent[]> {
+    const m = this.leaderReads ? await this.jsm.streams.getMessage(this.stream, { seq }) : await this.jsm.direct.getMessage(this.stream, { seq });
+    if (!m) throw new Error(`history message ${seq} of ${this.stream} is gone`);
+    return decode<Transition>(m.data).events;
   }
 
   /**
@@ -123,28 +141,30 @@ export class HistoryStore {
    * consumer: on nats-server 2.9 an ephemeral consumer of an R3 stream may be placed on a peer that
    * just died, and its creation then times out for as long as that peer is down.
    */
-  private async readFromLeader(subject: string, lastSeq: number, lastFirstId: number): Promise<RunHistory> {
-    const events: HistoryEvent[] = [];
+  private async scanFromLeader(subject: string, lastSeq: number, lastFirstId: number, onTransition: TransitionSink): Promise<number> {
+    let lastId = 0;
     for (let seq = 1; ;) {
       const m = await this.jsm.streams.getMessage(this.stream, { seq, next_by_subj: subject } as unknown as { seq: number });
       if (!m) throw new Error(`history of ${subject} ends before sequence ${lastSeq}`);
-      events.push(...decode<Transition>(m.data).events);
+      const events = decode<Transition>(m.data).events;
+      onTransition(events, m.seq, m.data.length);
+      lastId = events.at(-1)?.id ?? lastId;
       if (m.seq >= lastSeq) break;
       seq = m.seq + 1;
     }
-    if (events.at(-1)!.id < lastFirstId) throw new Error(`history of ${subject} is missing its last transition`);
-    return { events, lastSeq };
+    if (lastId < lastFirstId) throw new Error(`history of ${subject} is missing its last transition`);
+    return lastSeq;
   }
 
   /**
-   * Reads every run under a subject filter in one pass (recovery): one ordered consumer streams the
-   * filter's messages up to the stream's current end, and the runs in `wanted` are handed over whole.
+   * Streams every run under a subject filter in one pass (recovery): one ordered consumer reads the
+   * filter's messages up to the stream's current end, and each transition of a run in `wanted` is
+   * handed over as it comes (in order per run), so no run's whole history is held here.
    */
-  async readAll(filter: string, wanted: ReadonlySet<string>, onRun: (subject: string, history: RunHistory) => void): Promise<void> {
+  async readAll(filter: string, wanted: ReadonlySet<string>, onTransition: (subject: string, events: HistoryEvent[], seq: number, bytes: number) => void): Promise<void> {
     const info = await this.jsm.streams.info(this.stream);
     const end = info.state.last_seq;
     if (end === 0 || wanted.size === 0) return;
-    const runs = new Map<string, RunHistory>();
     const consumer = await this.js.consumers.get(this.stream, { filter_subjects: filter });
     try {
       let done = false;
@@ -153,12 +173,7 @@ export class HistoryStore {
         let got = 0;
         for await (const m of batch) {
           got++;
-          if (wanted.has(m.subject)) {
-            let h = runs.get(m.subject);
-            if (!h) { h = { events: [], lastSeq: 0 }; runs.set(m.subject, h); }
-            h.events.push(...decode<Transition>(m.data).events);
-            h.lastSeq = m.seq;
-          }
+          if (wanted.has(m.subject)) onTransition(m.subject, decode<Transition>(m.data).events, m.seq, m.data.length);
           if (m.seq >= end || m.info.pending === 0) { done = true; break; }
         }
         if (got === 0) break;
@@ -166,6 +181,5 @@ export class HistoryStore {
     } finally {
       await consumer.delete().catch(() => undefined);
     }
-    for (const [subject, h] of runs) onRun(subject, h);
   }
 }
