@@ -17,6 +17,7 @@ import { NatsApiServer } from './transport/nats-api.js';
 import { ReplyGuard } from './transport/reply-subjects.js';
 import { Quarantine } from './history/quarantine.js';
 import { ENGINE_INBOX_PREFIX } from './nats/connect-options.js';
+import { RequestLimiter } from './transport/request-limit.js';
 import { mergeOperations, SFN_OPERATIONS } from './service/sfn-operations.js';
 import { mountConsole } from './console/console.js';
 import { startHttpGateway, type HttpGateway } from './transport/http-gateway.js';
@@ -95,7 +96,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const quarantine = new Quarantine(log.child({ c: 'quarantine' }), (kind) => metrics.quarantined(kind));
   // Replicated history: read the last transition from the stream leader (see HistoryStore).
   const store = new MeteredHistoryStore(metrics, nats.js, nats.jsm, s.streams.history, nats.replicas > 1, quarantine);
-  const queues = new TaskQueues(nats.js, nats.jsm, s, (err) => log.warn({ err }, 'task list feed failed'), quarantine);
+  const queues = new TaskQueues(nats.js, nats.jsm, s, (err) => log.warn({ err }, 'task list feed failed'), quarantine, config.taskConsumerIdleMs);
   const registry = new Registry(nats.registry, quarantine);
   await registry.start();
   // Visibility: every node indexes AF_VISIBILITY in memory (loaded before recovery compares to it).
@@ -114,7 +115,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
       await retention.schedule(run.key.partition, owner.subject(run.key), run.state.closedAt ?? clock.now(), retentionMs(domain.value?.retentionDays),
         s.visibility(run.key.domain, run.key.runId));
     },
-    onCommit: (run, events) => metrics.committed(run.events, events),
+    onCommit: (run, events) => metrics.committed((id) => run.log.peek(id), events),
     onVisibility: async (run) => {
       const rec = recordOf(run.key, run.state);
       const held = visibility.get(rec.domain, rec.execution.runId);
@@ -155,7 +156,8 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   ctx.sfnExecutions = sfn.records;
   // Over NATS both services share af.api.<Action>: their action names must not clash.
   const api = new NatsApiServer(nats.nc, ctx, mergeOperations(OPERATIONS, SFN_OPERATIONS), log.child({ c: 'api' }),
-    new ReplyGuard(config.apiReplyPrefixes, (reason) => metrics.requestDropped('api', reason), log.child({ c: 'api' })));
+    new ReplyGuard(config.apiReplyPrefixes, (reason) => metrics.requestDropped('api', reason), log.child({ c: 'api' })),
+    new RequestLimiter(config.apiLimits));
   api.start();
   // Node introspection for operators and benchmarks: memory and run counts.
   nats.nc.subscribe(`${s.prefix}.node.${config.nodeName}.stats`, {

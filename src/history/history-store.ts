@@ -40,6 +40,9 @@ export interface LastTransition<X = unknown> {
   seq: number;
 }
 
+/** Receives one stored transition: its events, stream sequence and stored size in bytes. */
+export type TransitionSink = (events: HistoryEvent[], seq: number, bytes: number) => void;
+
 export interface RunHistory {
   events: HistoryEvent[];
   /** Stream sequence of the last transition (0 for an empty subject): the next append's fence. */
@@ -122,24 +125,35 @@ export class HistoryStore {
 
   /** Reads a whole run. An empty subject answers at once (no consumer wait). */
   async read(subject: string): Promise<RunHistory> {
+    const events: HistoryEvent[] = [];
+    const lastSeq = await this.scan(subject, (batch) => { for (const e of batch) events.push(e); });
+    return { events, lastSeq };
+  }
+
+  /**
+   * Streams a run's transitions in order (with their stream sequence and stored size) without
+   * holding them; returns the last sequence (0 for an empty subject). A message that does not decode,
+   * fit its shape or continue the run's event ids is quarantined (DamagedRecordError, see `transition`).
+   */
+  async scan(subject: string, onTransition: TransitionSink): Promise<number> {
     const last = await this.lastOf(subject);
-    if (!last) return { events: [], lastSeq: 0 };
+    if (!last) return 0;
     const tail = this.transition(last);
     if (tail.events[0]!.id === 1) {
       // One transition, unless it repeats the first (a foreign write: the fence never lets the engine do that).
       const first = await this.firstOf(subject);
-      if (!first || first.seq === last.seq) return { events: tail.events, lastSeq: last.seq };
+      if (!first || first.seq === last.seq) { onTransition(tail.events, last.seq, last.data.length); return last.seq; }
       this.transition(last, this.transition(first).events.at(-1)!.id + 1);
     }
-    if (this.leaderReads) return this.readFromLeader(subject, last.seq, tail.events[0]!.id);
-    const events: HistoryEvent[] = [];
+    const next = continuity(onTransition);
+    if (this.leaderReads) return this.scanFromLeader(subject, last.seq, tail.events[0]!.id, next);
     const consumer = await this.js.consumers.get(this.stream, { filter_subjects: subject });
     try {
       while (true) {
         const batch = await consumer.fetch({ max_messages: 1000, expires: 5000 });
         let done = false;
         for await (const m of batch) {
-          events.push(...this.transition(m, events.length + 1).events);
+          next(m, (expect) => this.transition(m, expect));
           if (m.seq >= last.seq) { done = true; break; }
         }
         if (done) break;
@@ -147,7 +161,14 @@ export class HistoryStore {
     } finally {
       await consumer.delete().catch(() => undefined);
     }
-    return { events, lastSeq: last.seq };
+    return last.seq;
+  }
+
+  /** The events of one stored transition, by its stream sequence (paging a long history). */
+  async readTransition(seq: number): Promise<HistoryEvent[]> {
+    const m = this.leaderReads ? await this.jsm.streams.getMessage(this.stream, { seq }) : await this.jsm.direct.getMessage(this.stream, { seq });
+    if (!m) throw new Error(`history message ${seq} of ${this.stream} is gone`);
+    return this.transition(m).events;
   }
 
   /**
@@ -155,29 +176,31 @@ export class HistoryStore {
    * consumer: on nats-server 2.9 an ephemeral consumer of an R3 stream may be placed on a peer that
    * just died, and its creation then times out for as long as that peer is down.
    */
-  private async readFromLeader(subject: string, lastSeq: number, lastFirstId: number): Promise<RunHistory> {
-    const events: HistoryEvent[] = [];
+  private async scanFromLeader(subject: string, lastSeq: number, lastFirstId: number, next: ContinuitySink): Promise<number> {
+    let lastId = 0;
     for (let seq = 1; ;) {
       const m = await this.jsm.streams.getMessage(this.stream, { seq, next_by_subj: subject } as unknown as { seq: number });
       if (!m) throw new Error(`history of ${subject} ends before sequence ${lastSeq}`);
-      events.push(...this.transition(m, events.length + 1).events);
+      lastId = next(m, (expect) => this.transition(m, expect)) ?? lastId;
       if (m.seq >= lastSeq) break;
       seq = m.seq + 1;
     }
-    if (events.at(-1)!.id < lastFirstId) throw new Error(`history of ${subject} is missing its last transition`);
-    return { events, lastSeq };
+    if (lastId < lastFirstId) throw new Error(`history of ${subject} is missing its last transition`);
+    return lastSeq;
   }
 
   /**
-   * Reads every run under a subject filter in one pass (recovery): one ordered consumer streams the
-   * filter's messages up to the stream's current end, and the runs in `wanted` are handed over whole.
-   * A run with a damaged message is not handed over (it is quarantined, see `transition`).
+   * Streams every run under a subject filter in one pass (recovery): one ordered consumer reads the
+   * filter's messages up to the stream's current end, and each transition of a run in `wanted` is
+   * handed over as it comes (in order per run), so no run's whole history is held here. A run with a
+   * damaged message gets no more transitions after it: `onDamaged` is told once (it is quarantined).
    */
-  async readAll(filter: string, wanted: ReadonlySet<string>, onRun: (subject: string, history: RunHistory) => void): Promise<void> {
+  async readAll(filter: string, wanted: ReadonlySet<string>, onTransition: (subject: string, events: HistoryEvent[], seq: number, bytes: number) => void,
+    onDamaged: (subject: string, err: DamagedRecordError) => void = () => undefined): Promise<void> {
     const info = await this.jsm.streams.info(this.stream);
     const end = info.state.last_seq;
     if (end === 0 || wanted.size === 0) return;
-    const runs = new Map<string, RunHistory>();
+    const nextId = new Map<string, number>();
     const damaged = new Set<string>();
     const consumer = await this.js.consumers.get(this.stream, { filter_subjects: filter });
     try {
@@ -188,15 +211,15 @@ export class HistoryStore {
         for await (const m of batch) {
           got++;
           if (wanted.has(m.subject) && !damaged.has(m.subject)) {
-            let h = runs.get(m.subject);
-            if (!h) { h = { events: [], lastSeq: 0 }; runs.set(m.subject, h); }
             try {
-              h.events.push(...this.transition(m, h.events.length + 1).events);
-              h.lastSeq = m.seq;
+              const t = this.transition(m, nextId.get(m.subject) ?? 1);
+              nextId.set(m.subject, t.events.at(-1)!.id + 1);
+              onTransition(m.subject, t.events, m.seq, m.data.length);
             } catch (e) {
               if (!(e instanceof DamagedRecordError)) throw e;
               damaged.add(m.subject);
-              runs.delete(m.subject);
+              nextId.delete(m.subject);
+              onDamaged(m.subject, e);
             }
           }
           if (m.seq >= end || m.info.pending === 0) { done = true; break; }
@@ -206,6 +229,20 @@ export class HistoryStore {
     } finally {
       await consumer.delete().catch(() => undefined);
     }
-    for (const [subject, h] of runs) onRun(subject, h);
   }
+}
+
+type StoredMessage = { seq: number; data: Uint8Array };
+/** Hands one message on after checking it continues the run; returns its last event id. */
+type ContinuitySink = (m: StoredMessage, decodeAt: (expectId: number) => Transition) => number | undefined;
+
+/** A TransitionSink that checks each transition starts where the previous one ended (ids 1, 2, …). */
+function continuity(onTransition: TransitionSink): ContinuitySink {
+  let expect = 1;
+  return (m, decodeAt) => {
+    const t = decodeAt(expect);
+    expect = t.events.at(-1)!.id + 1;
+    onTransition(t.events, m.seq, m.data.length);
+    return t.events.at(-1)!.id;
+  };
 }

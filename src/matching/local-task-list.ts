@@ -38,6 +38,18 @@ export class LocalTaskList {
     return this.waiters.length;
   }
 
+  /** When the last poller left (epoch ms); 0 while anyone waits or a pull is out. */
+  private idleAt = Date.now();
+
+  /** True when nobody waits, no pull is out, and that has been so since before `t`. */
+  idleSince(t: number): boolean {
+    return this.waiters.length === 0 && this.feeders === 0 && this.idleAt !== 0 && this.idleAt < t;
+  }
+
+  private touch(): void {
+    this.idleAt = this.waiters.length === 0 && this.feeders === 0 ? Date.now() : 0;
+  }
+
   /** Waits for a task until `deadline` (epoch ms); null when none came. */
   wait(deadline: number, signal?: AbortSignal): Promise<Delivery | null> {
     if (this.closed || signal?.aborted) return Promise.resolve(null);
@@ -46,6 +58,7 @@ export class LocalTaskList {
         clearTimeout(waiter.timer);
         const i = this.waiters.indexOf(waiter);
         if (i >= 0) this.waiters.splice(i, 1);
+        this.touch();
         resolve(null);
       };
       const waiter: Waiter = {
@@ -55,6 +68,7 @@ export class LocalTaskList {
       // A poller that went away leaves the queue at once, so no task is offered to it.
       signal?.addEventListener('abort', leave, { once: true });
       this.waiters.push(waiter);
+      this.touch();
       this.feed();
     });
   }
@@ -64,6 +78,7 @@ export class LocalTaskList {
     const w = this.waiters.shift();
     if (!w) return false;
     clearTimeout(w.timer);
+    this.touch();
     w.resolve(d);
     return true;
   }
@@ -72,6 +87,7 @@ export class LocalTaskList {
   private feed(): void {
     if (this.feeders >= Math.min(this.waiters.length, MAX_FEEDERS)) return;
     this.feeders++;
+    this.idleAt = 0;
     void (async () => {
       try {
         const consumer = await this.consumer();
@@ -87,6 +103,7 @@ export class LocalTaskList {
         await new Promise((r) => setTimeout(r, 250));
       } finally {
         this.feeders--;
+        this.touch();
       }
       this.feed();
     })();

@@ -128,11 +128,11 @@ export class NodeMetrics {
   }
 
   /**
-   * Counts one persisted transition. `history` is the run's whole history, ending with `events`
-   * (event ids are 1-based positions in it): the dispatch latency of a Started event is read from
-   * its Scheduled event there.
+   * Counts one persisted transition. `history` looks up an event of the run without I/O (undefined
+   * when it is no longer in memory): the dispatch latency of a Started event is read from its
+   * Scheduled event there.
    */
-  committed(history: readonly HistoryEvent[], events: readonly HistoryEvent[]): void {
+  committed(history: (id: number) => HistoryEvent | undefined, events: readonly HistoryEvent[]): void {
     this.events.inc(events.length);
     for (const e of events) {
       const status = CLOSE_EVENTS[e.type];
@@ -157,10 +157,10 @@ export class NodeMetrics {
     }
   }
 
-  private startedTask(kind: Kind, history: readonly HistoryEvent[], e: HistoryEvent): void {
+  private startedTask(kind: Kind, history: (id: number) => HistoryEvent | undefined, e: HistoryEvent): void {
     this.taskStarted.inc({ kind });
     const id = e.attrs.scheduledEventId as number;
-    const scheduled = history[id - 1];
+    const scheduled = history(id);
     if (scheduled?.id === id) this.dispatch.observe({ kind }, Math.max(0, e.at - scheduled.at) / 1000);
   }
 

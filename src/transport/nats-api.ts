@@ -5,8 +5,12 @@ import { decode, encode } from '../nats/codec.js';
 import type { ServiceContext, Operation } from '../service/context.js';
 import type { ReplyGuard } from './reply-subjects.js';
 import { faultToWire, toWire } from './wire.js';
+import { RequestLimiter } from './request-limit.js';
 
 const QUEUE = 'af-api';
+/** Long polls: they hold a request open rather than work, so they have their own bound. */
+const HELD_POLLS = new Set(['PollForDecisionTask', 'PollForActivityTask', 'GetActivityTask']);
+const THROTTLED = encode(faultToWire(new Fault('ThrottlingException', 'Rate exceeded')));
 
 const isPlainMap = (v: unknown): boolean =>
   typeof v === 'object' && v !== null && [Object.prototype, null].includes(Object.getPrototypeOf(v));
@@ -24,7 +28,8 @@ export class NatsApiServer {
   private draining = false;
 
   constructor(private readonly nc: NatsConnection, private readonly ctx: ServiceContext,
-    private readonly ops: Readonly<Record<string, Operation>>, private readonly log: Logger, private readonly replies: ReplyGuard) {}
+    private readonly ops: Readonly<Record<string, Operation>>, private readonly log: Logger, private readonly replies: ReplyGuard,
+    readonly limiter = new RequestLimiter()) {}
 
   start(): void {
     this.sub = this.nc.subscribe(this.ctx.subjects.apiWildcard(), {
@@ -32,9 +37,14 @@ export class NatsApiServer {
       callback: (err, m) => {
         if (err || !this.replies.allows(m.subject, m.reply)) return;
         const action = m.subject.slice(m.subject.lastIndexOf('.') + 1);
+        // Bounded per client connection (see RequestLimiter): over the bounds, refused at once.
+        const admitted = this.limiter.admit(m.reply, HELD_POLLS.has(action));
+        if (!admitted) { m.respond(THROTTLED); return; }
         this.inflight++;
         this.running.set(action, (this.running.get(action) ?? 0) + 1);
-        void this.handle(action, m.data).then((reply) => m.respond(encode(reply))).finally(() => {
+        void admitted.then(async (release) => {
+          try { m.respond(encode(await this.handle(action, m.data))); } finally { release(); }
+        }).finally(() => {
           this.inflight--;
           this.running.set(action, this.running.get(action)! - 1);
         });

@@ -160,7 +160,7 @@ describe('GET /metrics', () => {
   it('keeps one registry per node, so several nodes in one process do not clash', async () => {
     const a = new NodeMetrics({ defaultMetrics: false });
     const b = new NodeMetrics({ defaultMetrics: false });
-    a.committed([], [{ type: 'WorkflowExecutionStarted', id: 1, at: 0, attrs: {} }]);
+    a.committed(() => undefined, [{ type: 'WorkflowExecutionStarted', id: 1, at: 0, attrs: {} }]);
     expect(await a.render()).toContain('actorflow_executions_started_total 1');
     expect(await b.render()).toContain('actorflow_executions_started_total 0');
     // Gauges read as 0 before a node gives them their sources.
