@@ -215,6 +215,36 @@ describe('payload templates and Choice rules: one budget for all their parts', (
   });
 });
 
+describe('error causes quote data within a bound', () => {
+  it('a cause quoting the input, caught into the input and quoted again each round, stays small', () => {
+    // Each round fails with States.ParameterPathFailure, whose cause quotes the whole input, which
+    // holds the previous cause: escaped once more, it doubled every round (before: out of memory).
+    const run = runCase({
+      name: 'quoting loop',
+      definition: {
+        StartAt: 'P',
+        States: {
+          P: { Type: 'Parallel', Parameters: { 'x.$': '$.missing' }, Branches: [{ StartAt: 'B', States: { B: { Type: 'Succeed' } } }],
+            Catch: [{ ErrorEquals: ['States.ALL'], Next: 'P', ResultPath: '$.err' }], End: true },
+        },
+      },
+      input: { pad: 'x'.repeat(1000) },
+      historyLimit: 300,
+      expect: { status: 'FAILED' },
+    });
+    expect(run.output).toMatchObject({ status: 'FAILED', error: 'States.Runtime' });
+    const largest = Math.max(...run.events.map((e) => JSON.stringify(e.record).length));
+    expect(largest).toBeLessThan(100_000);
+  });
+
+  it('an intrinsic failure quotes at most the start of a large argument', () => {
+    const e = thrown(() => evaluateIntrinsic('States.ArrayLength($.s)', { s: 'x'.repeat(200_000) }, {})) as AslError;
+    expect(e.error).toBe('States.IntrinsicFailure');
+    expect(e.cause.length).toBeLessThan(20_000);
+    expect(e.cause.endsWith('…')).toBe(true);
+  });
+});
+
 describe('definitions nested too deeply', () => {
   it('a Pass Result nested 5,000 deep is refused with InvalidDefinition', () => {
     const text = `{"StartAt":"P","States":{"P":{"Type":"Pass","End":true,"Result":${'['.repeat(5000)}${']'.repeat(5000)}}}}`;

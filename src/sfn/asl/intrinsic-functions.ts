@@ -3,7 +3,7 @@ import type { Budget } from './bounds.js';
 import { AslError } from './errors.js';
 import type { IntrinsicName } from './intrinsic-parser.js';
 import { isObject } from './json-path.js';
-import { jsonText, type JsonStyle, writeJson } from './json-text.js';
+import { jsonQuote, type JsonStyle, writeJson } from './json-text.js';
 import { seededInt } from './seeded-random.js';
 
 /** An evaluated argument; `raw` is a string literal's text with brace escapes kept (States.Format). */
@@ -24,7 +24,7 @@ function fail(name: string, why: string): never {
   throw new AslError('States.IntrinsicFailure', `Invalid arguments in ${name}: ${why}`);
 }
 
-const describe = (v: unknown) => jsonText(v);
+const describe = (v: unknown) => jsonQuote(v);
 
 function str(name: string, v: unknown, what = 'a string'): string {
   return typeof v === 'string' ? v : fail(name, `expected ${what}, got ${describe(v)}`);

@@ -1,6 +1,6 @@
 import { Budget } from './bounds.js';
 import { AslError } from './errors.js';
-import { jsonText } from './json-text.js';
+import { jsonQuote } from './json-text.js';
 import { type FilterOp, type FilterOperand, PathParser, type PathSegment } from './json-path-parser.js';
 
 export type { FilterOp, FilterOperand, PathSegment } from './json-path-parser.js';
@@ -108,7 +108,7 @@ export function writePath(target: unknown, path: string, value: unknown): unknow
     throw new AslError('States.ResultPathMatchFailure', `Invalid ResultPath: ${path}`);
   }
   const fail = (): never => {
-    throw new AslError('States.ResultPathMatchFailure', `Unable to apply ReferencePath ${path} to input ${jsonText(target)}`);
+    throw new AslError('States.ResultPathMatchFailure', `Unable to apply ReferencePath ${path} to input ${jsonQuote(target)}`);
   };
   const set = (node: unknown, i: number): unknown => {
     if (i === segs.length) return value;

@@ -69,6 +69,32 @@ export function jsonText(v: unknown, style: JsonStyle = 'json'): string {
   return pieces.join('');
 }
 
+/**
+ * How much of a value an error cause quotes. AWS's causes hold at most 32,768 characters; a cause
+ * quoting the whole input, caught into the data and quoted again, would otherwise double each round.
+ */
+export const QUOTE_CHARS = 16_384;
+
+const STOP = Symbol('stop');
+
+/** The JSON text of `v` for an error cause: cut after `max` characters (ending `…`), at any depth. */
+export function jsonQuote(v: unknown, max = QUOTE_CHARS): string {
+  if (v === undefined) return 'undefined';
+  const pieces: string[] = [];
+  let length = 0;
+  try {
+    writeJson(v, 'json', (p) => {
+      pieces.push(p);
+      length += p.length;
+      if (length > max) throw STOP;
+    });
+  } catch (e) {
+    if (e !== STOP) throw e;
+    return `${pieces.join('').slice(0, max)}…`;
+  }
+  return pieces.join('');
+}
+
 /** How deep `v` nests (a scalar is 0, `[]` is 1), counted without recursion; stops once past `max`. */
 export function nestingDepth(v: unknown, max = Infinity): number {
   let deepest = 0;

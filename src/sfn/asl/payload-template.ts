@@ -2,7 +2,7 @@ import { Budget } from './bounds.js';
 import { AslError } from './errors.js';
 import { evaluateIntrinsic, isIntrinsicCall } from './intrinsics.js';
 import { PathNotFoundError, isDefinitePath, isObject, readPath } from './json-path.js';
-import { jsonText } from './json-text.js';
+import { jsonQuote } from './json-text.js';
 
 /** The budget of one payload template: its paths fail with States.Runtime, its intrinsics with States.IntrinsicFailure. */
 export function templateBudget(): Budget {
@@ -41,7 +41,7 @@ function evaluateDynamic(key: string, expr: string, input: unknown, ctx: unknown
     const source = expr.startsWith('$$') ? ctx : input;
     throw new AslError(
       'States.ParameterPathFailure',
-      `The JSONPath '${expr}' specified for the field '${key}' could not be found in the input '${jsonText(source)}'`,
+      `The JSONPath '${expr}' specified for the field '${key}' could not be found in the input '${jsonQuote(source)}'`,
     );
   }
 }
