@@ -192,35 +192,35 @@ function matchesFilter(s: Extract<PathSegment, { kind: 'filter' }>, node: unknow
   return compare(s.op, left.value, right.value);
 }
 
-/** The nodes `segs` select; every node visited or produced counts one step of `budget`. */
+/**
+ * The nodes `segs` select; every node visited or produced counts one step of `budget`, counted after
+ * each node's expansion (one expansion is bounded by the size of the data it reads).
+ */
 function select(segs: PathSegment[], data: unknown, context: unknown, budget: Budget): unknown[] {
   let nodes: unknown[] = [];
   for (const s of segs) {
     const out: unknown[] = [];
     const put = (v: unknown): void => {
-      budget.step();
       out.push(v);
     };
-    switch (s.kind) {
-      case 'root': put(s.context ? context : data); break;
-      case 'field': for (const n of nodes) field(n, s.name, put); break;
-      case 'index': for (const n of nodes) index(n, s.index, put); break;
-      case 'wildcard': for (const n of nodes) eachChild(n, put); break;
-      case 'deep': for (const n of nodes) descendantsOrSelf(n, put); break;
-      case 'slice': for (const n of nodes) if (Array.isArray(n)) slice(n, s, put); break;
-      case 'union':
-        for (const n of nodes) for (const k of s.keys) typeof k === 'number' ? index(n, k, put) : field(n, k, put);
-        break;
-      case 'filter':
-        for (const n of nodes) {
+    if (s.kind === 'root') put(s.context ? context : data);
+    for (const n of s.kind === 'root' ? [] : nodes) {
+      const before = out.length;
+      switch (s.kind) {
+        case 'field': field(n, s.name, put); break;
+        case 'index': index(n, s.index, put); break;
+        case 'wildcard': eachChild(n, put); break;
+        case 'deep': descendantsOrSelf(n, put); break;
+        case 'slice': if (Array.isArray(n)) slice(n, s, put); break;
+        case 'union': for (const k of s.keys) typeof k === 'number' ? index(n, k, put) : field(n, k, put); break;
+        case 'filter':
           if (Array.isArray(n)) {
-            for (const e of n) {
-              budget.step();
-              if (matchesFilter(s, e, budget)) put(e);
-            }
+            for (const e of n) if (matchesFilter(s, e, budget)) put(e);
+            budget.step(n.length);
           } else if (isObject(n) && matchesFilter(s, n, budget)) put(n);
-        }
-        break;
+          break;
+      }
+      budget.step(1 + out.length - before);
     }
     nodes = out;
   }
