@@ -29,8 +29,7 @@ export function runSucceed(s: Step, def: SucceedState): void {
     s.fail(r.fault);
     return;
   }
-  exitState(s, def, r.value);
-  s.ctx.go = GO_END;
+  if (exitState(s, def, r.value)) s.ctx.go = GO_END;
 }
 
 /** Fail: the graph fails with Error/Cause (or the strings at ErrorPath/CausePath). */

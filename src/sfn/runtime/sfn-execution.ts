@@ -57,7 +57,10 @@ const CLOSES_TASK = new Set<SfnEventType>(['ActivitySucceeded', 'ActivityFailed'
  */
 export class SfnExecution {
   actor: AnyActorRef | undefined;
-  private pending: { actorId: string; e: SfnRecord }[] = [];
+  /** Recorded events not yet persisted, in order; `e: null` marks an actor that ended (its bookkeeping goes). */
+  private pending: { actorId: string; e: SfnRecord | null }[] = [];
+  private recordedPending = 0;
+  private parsedInput: { v: unknown } | undefined;
   private tail: Promise<unknown> = Promise.resolve();
   private dead = false;
   private flushQueued = false;
@@ -84,9 +87,26 @@ export class SfnExecution {
     return this.actor?.getSnapshot().status === 'done';
   }
 
+  /** Events of this execution so far, persisted or not (ExecutionStarted included): the history quota's count. */
+  get used(): number {
+    return this.book.lastEventId + this.recordedPending;
+  }
+
+  /** `$$.Execution.Input`, parsed once. */
+  get executionInput(): unknown {
+    this.parsedInput ??= { v: JSON.parse(this.rec.input) };
+    return this.parsedInput.v;
+  }
+
+  /** A child actor finished: its bookkeeping (last event ids, closed tasks) is dropped in order with the events. */
+  ended(actorId: string): void {
+    this.pending.push({ actorId, e: null });
+  }
+
   /** The hook target: a machine of this execution recorded an event. Persisted by the next flush. */
   record(actorId: string, e: SfnRecord): void {
     this.pending.push({ actorId, e });
+    this.recordedPending += 1;
     if (this.flushQueued) return;
     this.flushQueued = true;
     // Events from a delayed transition (a timeout, a Wait) have no caller to flush them: do it in turn.
@@ -115,7 +135,12 @@ export class SfnExecution {
   private take(): SfnCommit {
     const at = this.now();
     const c: SfnCommit = { events: [], scheduled: [], closed: [], started: [] };
+    this.recordedPending = 0;
     for (const { actorId, e } of this.pending.splice(0)) {
+      if (e === null) {
+        forgetActor(this.book, actorId);
+        continue;
+      }
       const id = ++this.book.lastEventId;
       c.events.push({ type: e.type, id, at, attrs: e.details ?? {}, prev: this.book.last[actorId] ?? 0 });
       this.book.last[actorId] = id;
@@ -128,8 +153,9 @@ export class SfnExecution {
         };
         c.scheduled.push(e.task);
       } else if (e.taskKey && this.book.tasks[e.taskKey]) {
-        if (e.type === 'ActivityStarted') { this.book.tasks[e.taskKey]!.status = 'started'; c.started.push(e.taskKey); }
-        if (CLOSES_TASK.has(e.type)) { this.book.tasks[e.taskKey]!.status = 'closed'; c.closed.push(e.taskKey); }
+        // The input is handed out once, when the task starts: the book keeps no copy after that.
+        if (e.type === 'ActivityStarted') { this.book.tasks[e.taskKey] = { ...this.book.tasks[e.taskKey]!, status: 'started', input: '' }; c.started.push(e.taskKey); }
+        if (CLOSES_TASK.has(e.type)) { this.book.tasks[e.taskKey] = { ...this.book.tasks[e.taskKey]!, status: 'closed', input: '' }; c.closed.push(e.taskKey); }
       }
     }
     return c;
@@ -178,6 +204,19 @@ export class SfnExecution {
   kill(): void {
     this.dead = true;
     this.pending = [];
+    this.recordedPending = 0;
     this.actor?.stop();
   }
+}
+
+/**
+ * An ended actor and its descendants (ids `<actorId>/…`) record nothing more: their last-event ids
+ * and closed tasks leave the book, which a wide Map would otherwise grow by one entry per iteration
+ * (and which every history message carries). A late answer to such a task is TaskDoesNotExist.
+ */
+function forgetActor(book: SfnBook, actorId: string): void {
+  const mine = (k: string) => k === actorId || k.startsWith(`${actorId}/`) || k.startsWith(`${actorId}#`);
+  for (const k of Object.keys(book.last)) if (mine(k)) delete book.last[k];
+  if (book.entered) for (const k of Object.keys(book.entered)) if (mine(k)) delete book.entered[k];
+  for (const [k, t] of Object.entries(book.tasks)) if (t.status === 'closed' && mine(k)) delete book.tasks[k];
 }

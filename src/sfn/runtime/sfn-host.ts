@@ -64,7 +64,12 @@ export class SfnHost implements PartitionHost {
 
   constructor(private readonly d: SfnHostDeps) {
     this.records = new ExecutionRecords(d.nats.sfnExecutions, () => d.clock.now());
-    this.machines = new MachineCache(d.clock, { record: (system, actorId, e) => this.bySystem.get(system as object)?.record(actorId, e) });
+    this.machines = new MachineCache(d.clock, {
+      record: (system, actorId, e) => this.bySystem.get(system as object)?.record(actorId, e),
+      used: (system) => this.bySystem.get(system as object)?.used ?? 0,
+      executionInput: (system) => this.bySystem.get(system as object)?.executionInput ?? null,
+      ended: (system, actorId) => this.bySystem.get(system as object)?.ended(actorId),
+    });
   }
 
   /** Owner-side operations, registered on the router (they run on the execution's partition owner). */
