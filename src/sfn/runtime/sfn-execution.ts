@@ -5,7 +5,7 @@ import { HistoryConflictError, TransitionTooLargeError, type HistoryStore } from
 import type { SfnEventType, SfnRecord, SfnTaskRequest } from '../compile/contract.js';
 import type { SfnExecutionRecord } from './execution-records.js';
 import { asStored, type SfnStoredEvent } from './sfn-events.js';
-import { chunkEvents } from './transition-chunks.js';
+import { planTransition, type PartsExtra } from './transition-chunks.js';
 
 /** A Task state's activity task as the host tracks it (for tokens, dispatch and re-queueing). */
 export interface SfnTaskState {
@@ -77,6 +77,8 @@ export class SfnExecution {
     private readonly onError: (x: SfnExecution, err: unknown) => void,
     public book: SfnBook = { lastEventId: 0, last: {}, tasks: {} },
     private lastSeq = 0,
+    /** Sequence of the last restore point (a complete transition); 0 before the first. */
+    private restoreSeq = lastSeq,
   ) {}
 
   get isDead(): boolean {
@@ -170,14 +172,18 @@ export class SfnExecution {
     const c = this.take();
     const extra: SfnTransitionExtra = { snapshot: this.actor?.getPersistedSnapshot(), book: this.book };
     try {
-      try {
-        await this.append(c.events, extra);
-      } catch (e) {
-        if (!(e instanceof TransitionTooLargeError)) throw e;
-        // Too many events for one message: several messages in a row, each with the snapshot (a
-        // crash between them loses only the events of the later ones, never the state).
-        for (const run of chunkEvents(c.events, extra)) await this.append(run, extra);
+      // Too large for one message (many events, or a snapshot of many wide branches): several in
+      // a row, the last one the restore point (see transition-chunks.ts).
+      const plan = planTransition(c.events, extra, this.restoreSeq);
+      const parts: number[] = [];
+      for (const m of plan.leading) {
+        await this.append(m.events, m.extra);
+        if (m.isPart) parts.push(this.lastSeq);
       }
+      const last = plan.last.extra as Partial<PartsExtra>;
+      if (last.parts) last.parts = parts;
+      await this.append(plan.last.events, plan.last.extra);
+      this.restoreSeq = this.lastSeq;
     } catch (e) {
       // The live copy no longer matches the stored history: it must be rebuilt from the last message.
       this.kill();
@@ -188,7 +194,7 @@ export class SfnExecution {
   }
 
   /** One history message behind the fence; transient failures are retried with the same msgID. */
-  private async append(events: SfnStoredEvent[], extra: SfnTransitionExtra): Promise<void> {
+  private async append(events: SfnStoredEvent[], extra: unknown): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
         this.lastSeq = await this.store.append(this.subject, this.rec.executionArn, asStored(events), this.lastSeq, this.writer, extra);
