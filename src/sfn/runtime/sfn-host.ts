@@ -63,15 +63,19 @@ export class SfnHost implements PartitionHost {
   /** StartExecution calls on their way, by execution ARN (an identical start waits for the first). */
   private readonly starting = new Map<string, Promise<void>>();
   private readonly bySystem = new WeakMap<object, SfnExecution>();
+  private constructing: SfnExecution | undefined;
   private readonly machines: MachineCache;
 
   constructor(private readonly d: SfnHostDeps) {
     this.records = new ExecutionRecords(d.nats.sfnExecutions, () => d.clock.now());
+    // While createActor runs, the root's first macrostep already evaluates (its actor system is
+    // not mapped yet): the execution being constructed answers.
+    const of = (system: unknown) => this.bySystem.get(system as object) ?? this.constructing;
     this.machines = new MachineCache(d.clock, {
-      record: (system, actorId, e) => this.bySystem.get(system as object)?.record(actorId, e),
-      used: (system) => this.bySystem.get(system as object)?.used ?? 0,
-      executionInput: (system) => this.bySystem.get(system as object)?.executionInput ?? null,
-      ended: (system, actorId) => this.bySystem.get(system as object)?.ended(actorId),
+      record: (system, actorId, e) => of(system)?.record(actorId, e),
+      used: (system) => of(system)?.used ?? 0,
+      executionInput: (system) => of(system)?.executionInput ?? null,
+      ended: (system, actorId) => of(system)?.ended(actorId),
     });
   }
 
@@ -104,13 +108,19 @@ export class SfnHost implements PartitionHost {
     const r = x.rec;
     const input: SfnExecutionInput = {
       executionArn: r.executionArn, executionName: r.name, stateMachineArn: r.stateMachineArn,
-      stateMachineName: r.stateMachineName, roleArn: r.roleArn, input: JSON.parse(r.input), startTime: r.startDate,
+      stateMachineName: r.stateMachineName, roleArn: r.roleArn, input: x.executionInput, startTime: r.startDate,
     };
-    const actor = createActor(this.machines.get(r.definition), {
-      id: 'root', clock: this.d.clock, input,
-      ...(snapshot ? { snapshot: snapshot as never } : {}),
-      ...(this.d.inspect ? { inspect: this.d.inspect } : {}),
-    });
+    this.constructing = x;
+    let actor;
+    try {
+      actor = createActor(this.machines.get(r.definition), {
+        id: 'root', clock: this.d.clock, input,
+        ...(snapshot ? { snapshot: snapshot as never } : {}),
+        ...(this.d.inspect ? { inspect: this.d.inspect } : {}),
+      });
+    } finally {
+      this.constructing = undefined;
+    }
     this.bySystem.set(actor.system, x);
     x.actor = actor;
     actor.subscribe({ error: (err) => this.d.log.error({ err, executionArn: r.executionArn }, 'state machine actor failed') });
