@@ -68,14 +68,14 @@ describe('wide Map and Parallel', () => {
 
   it('branches started in later turns get the same input as the first ones (Parameters with States.UUID() is evaluated once)', () => {
     const def = { StartAt: 'Par', States: { Par: { Type: 'Parallel', Parameters: { 'id.$': 'States.UUID()' }, Branches: Array.from({ length: 100 }, (_, b) => pass(1, `b${b}`)), End: true } } };
-    const r = runCase({ name: 'par-uuid', definition: def, expect: { status: 'SUCCEEDED' } }, { maxSteps: 10_000 });
+    const r = runCase({ name: 'par-uuid', definition: def, expect: { status: 'SUCCEEDED', output: null } }, { maxSteps: 10_000 });
     const out = (r.output as { output: Array<{ id: string }> }).output;
     expect(out).toHaveLength(100);
     expect(new Set(out.map((o) => o.id)).size).toBe(1);
   });
 
   it('crash, restore and rearm while a Map waits for its next turn: it resumes and finishes in item order', () => {
-    const r = runCase({ name: 'map-crash', definition: mapOf(pass()), input: { items: Array.from({ length: 150 }, (_, i) => i) }, expect: { status: 'SUCCEEDED' } }, { crash: true });
+    const r = runCase({ name: 'map-crash', definition: mapOf(pass()), input: { items: Array.from({ length: 150 }, (_, i) => i) }, expect: { status: 'SUCCEEDED', output: null } }, { crash: true });
     expect(r.output).toEqual({ status: 'SUCCEEDED', output: Array.from({ length: 150 }, (_, i) => i) });
     expect(r.restores).toBeGreaterThan(1);
     expect(r.types.filter((t) => t === 'MapIterationSucceeded')).toHaveLength(150);
