@@ -8,7 +8,7 @@ import type { Step } from './step.js';
  * event loop (a 0 ms timer): a Map of 10,000 Pass iterations runs in chunks, and other requests of
  * the node are answered between them.
  */
-export const KIDS_PER_TURN = 40;
+export const KIDS_PER_TURN = 20;
 
 /** A new visit of a Parallel or Map state: `total` children, at most `max` at once. */
 export function newKids(s: Step, name: string, total: number, max: number): Kids {

@@ -172,17 +172,12 @@ export class SfnExecution {
     const c = this.take();
     const extra: SfnTransitionExtra = { snapshot: this.actor?.getPersistedSnapshot(), book: this.book };
     try {
-      // Too large for one message (many events, or a snapshot of many wide branches): several in
-      // a row, the last one the restore point (see transition-chunks.ts).
-      const plan = planTransition(c.events, extra, this.restoreSeq);
-      const parts: number[] = [];
-      for (const m of plan.leading) {
-        await this.append(m.events, m.extra);
-        if (m.isPart) parts.push(this.lastSeq);
+      try {
+        await this.append(c.events, extra);
+      } catch (e) {
+        if (!(e instanceof TransitionTooLargeError)) throw e;
+        await this.appendSplit(c.events, extra);
       }
-      const last = plan.last.extra as Partial<PartsExtra>;
-      if (last.parts) last.parts = parts;
-      await this.append(plan.last.events, plan.last.extra);
       this.restoreSeq = this.lastSeq;
     } catch (e) {
       // The live copy no longer matches the stored history: it must be rebuilt from the last message.
@@ -191,6 +186,22 @@ export class SfnExecution {
     }
     await this.onCommit(this, c);
     return c.events;
+  }
+
+  /**
+   * A transition too large for one message (many events, or the snapshot of many wide branches):
+   * several in a row, the last one the restore point (see transition-chunks.ts).
+   */
+  private async appendSplit(events: SfnStoredEvent[], extra: SfnTransitionExtra): Promise<void> {
+    const plan = planTransition(events, extra, this.restoreSeq);
+    const parts: number[] = [];
+    for (const m of plan.leading) {
+      await this.append(m.events, m.extra);
+      if (m.isPart) parts.push(this.lastSeq);
+    }
+    const last = plan.last.extra as Partial<PartsExtra>;
+    if (last.parts) last.parts = parts;
+    await this.append(plan.last.events, plan.last.extra);
   }
 
   /** One history message behind the fence; transient failures are retried with the same msgID. */

@@ -1,0 +1,13 @@
+import { CreateStateMachineCommand, DescribeExecutionCommand, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { SFN_ROLE, startSfnHttpEngine } from './test/helpers/sfn-http.js';
+const h = await startSfnHttpEngine();
+const pass = { StartAt: 'P', States: { P: { Type: 'Pass', End: true } } };
+const { stateMachineArn } = await h.sfn.send(new CreateStateMachineCommand({ name: 'p', roleArn: SFN_ROLE, definition: JSON.stringify({ StartAt: 'M', States: { M: { Type: 'Map', ItemsPath: '$.items', ItemProcessor: pass, End: true } } }) }));
+const t0 = performance.now();
+let worst = 0; let last = performance.now();
+const iv = setInterval(() => { const n = performance.now(); worst = Math.max(worst, n - last); last = n; }, 5);
+const { executionArn } = await h.sfn.send(new StartExecutionCommand({ stateMachineArn, input: JSON.stringify({ items: Array.from({ length: 2000 }, (_, i) => i) }) }));
+while ((await h.sfn.send(new DescribeExecutionCommand({ executionArn }))).status === 'RUNNING') await new Promise((r) => setTimeout(r, 20));
+clearInterval(iv);
+console.log('total', (performance.now() - t0).toFixed(0), 'worst gap', worst.toFixed(0));
+await h.stop();
