@@ -1,5 +1,5 @@
 import {
-  CreateStateMachineCommand, DescribeExecutionCommand, GetActivityTaskCommand, InvalidExecutionInput, InvalidOutput,
+  CreateStateMachineCommand, DescribeExecutionCommand, GetActivityTaskCommand, GetExecutionHistoryCommand, InvalidExecutionInput, InvalidOutput,
   ListExecutionsCommand, SendTaskSuccessCommand, StartExecutionCommand, StopExecutionCommand, type SFNClient,
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,4 +132,35 @@ describe('Step Functions payload limits as AWS enforces them (256 KiB in UTF-8)'
     expect(d.status).toBe('ABORTED');
     expect((await fullHistory(sfn, executionArn)).map((x) => x.type)).toEqual(['ExecutionStarted', 'WaitStateEntered', 'ExecutionAborted']);
   });
+
+  it('a Map of 10,000 items keeps other requests answering while it runs, and its history stays within 25,000 events', async () => {
+    const sm = await machine({ StartAt: 'Each', States: { Each: { Type: 'Map', ItemsPath: '$.items', ItemProcessor: pass, End: true } } });
+    const other = await machine(pass);
+    let worstGap = 0;
+    let last = performance.now();
+    const tick = setInterval(() => { const now = performance.now(); worstGap = Math.max(worstGap, now - last); last = now; }, 10);
+    let worstCall = 0;
+    try {
+      const x = await start(sm, { items: Array.from({ length: 10_000 }, (_, i) => i) });
+      for (let status = 'RUNNING'; status === 'RUNNING';) {
+        const t0 = performance.now();
+        await sfn.send(new ListExecutionsCommand({ stateMachineArn: other }));
+        status = (await sfn.send(new DescribeExecutionCommand({ executionArn: x }))).status!;
+        worstCall = Math.max(worstCall, performance.now() - t0);
+      }
+      const d = await sfn.send(new DescribeExecutionCommand({ executionArn: x }));
+      expect({ status: d.status, error: d.error }).toEqual({ status: 'FAILED', error: 'States.Runtime' });
+      // The last event (one page, newest first: paging all 25,000 events is slow and not what is tested).
+      const lastEvent = (await sfn.send(new GetExecutionHistoryCommand({ executionArn: x, reverseOrder: true, maxResults: 1 }))).events![0]!;
+      expect(lastEvent.type).toBe('ExecutionFailed');
+      expect(lastEvent.id).toBeLessThanOrEqual(25_000);
+    } finally {
+      clearInterval(tick);
+    }
+    // Before: one block of 28 s. The bound is generous for a loaded 2-core machine; a turn of 20
+    // iterations is a few ms of work (see test/bench/sfn-wide-map.bench.ts for the figures).
+    expect(worstGap).toBeLessThan(1500);
+    expect(worstCall).toBeLessThan(3000);
+  }, 180_000);
 });
+
