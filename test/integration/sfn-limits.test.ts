@@ -7,7 +7,7 @@ import { executionPartition } from '../../src/service/sfn-execution-lookup.js';
 import { executionArn as arnOf } from '../../src/sfn/arns.js';
 import type { SfnExecutionRecord } from '../../src/sfn/runtime/execution-records.js';
 import type { TestEngine } from '../helpers/engine.js';
-import { compactSfn, freshName, fullHistory, machineWithActivity, oneTask, SFN_ROLE, startSfnHttpEngine, waitClosed, type SfnHttpEngine } from '../helpers/sfn-http.js';
+import { compactSfn, freshName, fullHistory, machineWithActivity, oneTask, rejection, SFN_ROLE, startSfnHttpEngine, waitClosed, type SfnHttpEngine } from '../helpers/sfn-http.js';
 
 let h: SfnHttpEngine | undefined;
 let e: TestEngine;
@@ -17,11 +17,6 @@ beforeAll(async () => {
   ({ engine: e, sfn } = h);
 });
 afterAll(async () => { await h?.stop(); });
-
-async function rejection(p: Promise<unknown>): Promise<any> {
-  try { await p; } catch (err) { return err; }
-  throw new Error('expected the call to fail');
-}
 
 async function machine(definition: object): Promise<string> {
   return (await sfn.send(new CreateStateMachineCommand({ name: freshName('sm'), roleArn: SFN_ROLE, definition: JSON.stringify(definition) }))).stateMachineArn!;
