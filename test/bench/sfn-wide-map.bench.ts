@@ -14,7 +14,7 @@ const KINDS = (process.env.KINDS ?? 'map,parallel').split(',');
 const pass = { StartAt: 'P', States: { P: { Type: 'Pass', End: true } } };
 const definition = (kind: string, n: number) => (kind === 'map'
   ? { StartAt: 'M', States: { M: { Type: 'Map', ItemsPath: '$.items', ItemProcessor: pass, End: true } } }
-  : { StartAt: 'P', States: { P: { Type: 'Parallel', Branches: Array.from({ length: n }, () => pass), End: true } } });
+  : { StartAt: 'Par', States: { Par: { Type: 'Parallel', Branches: Array.from({ length: n }, (_, b) => ({ StartAt: `B${b}`, States: { [`B${b}`]: { Type: 'Pass', End: true } } })), End: true } } });
 
 async function main(): Promise<void> {
   const h = await startSfnHttpEngine();
