@@ -31,8 +31,20 @@ function event(e: unknown, i: number): string | undefined {
   return members(e, `events[${i}]`, { id: (x) => isInt(x, 1), type: (x) => isStr(x) && x.length > 0, at: isNum, attrs: isObj });
 }
 
-/** A Step Functions transition's `extra`: the root actor's snapshot and the host's bookkeeping. */
-const sfnExtra = (x: unknown) => members(x, 'extra', { snapshot: isObj, book: (b) => isObj(b) && isInt(b.lastEventId) && isObj(b.last) && isObj(b.tasks) });
+const isBytes = (x: unknown) => x instanceof Uint8Array;
+
+/**
+ * A Step Functions transition's `extra` (src/sfn/runtime/transition-chunks.ts): the root actor's
+ * snapshot and the host's bookkeeping; or, for a transition too large for one message, an earlier
+ * part (`partial`) or the last message naming its parts.
+ */
+const sfnExtra = (x: unknown) => {
+  if (isObj(x) && x.partial === true) return members(x, 'extra', { restore: (n) => isInt(n), upTo: (n) => isInt(n), part: optional(isBytes) });
+  if (isObj(x) && 'parts' in x) {
+    return members(x, 'extra', { parts: (p) => Array.isArray(p) && p.every((n) => isInt(n, 1)), part: isBytes });
+  }
+  return members(x, 'extra', { snapshot: isObj, book: (b) => isObj(b) && isInt(b.lastEventId) && isObj(b.last) && isObj(b.tasks) });
+};
 
 /** Whether a history subject is a Step Functions execution's (`<prefix>.hist.<p>.~sfn.…`). */
 export const isSfnHistory = (subject: string): boolean => subject.split('.')[3] === '~sfn';
@@ -40,7 +52,8 @@ export const isSfnHistory = (subject: string): boolean => subject.split('.')[3] 
 /** One transition: its events (ids consecutive within it) and, for Step Functions, its `extra`. */
 const transition: Check = (v, subject) => {
   if (!isObj(v)) return 'not a map';
-  if (!Array.isArray(v.events) || v.events.length === 0) return 'events is not a non-empty list';
+  // Only a part of a split Step Functions transition may carry no events.
+  if (!Array.isArray(v.events) || (v.events.length === 0 && !isSfnHistory(subject))) return 'events is not a non-empty list';
   for (let i = 0; i < v.events.length; i++) {
     const bad = event(v.events[i], i);
     if (bad) return bad;

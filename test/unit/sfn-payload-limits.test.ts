@@ -77,9 +77,16 @@ const cases: SfnCase[] = [
     },
   },
   {
-    name: 'data nested past 1,000 levels fails the state with States.Runtime (no stack overflow)',
+    // The intrinsic's own bounds (src/sfn/asl/bounds.ts) stop it first.
+    name: 'an intrinsic building data nested past 1,000 levels fails with States.IntrinsicFailure (no stack overflow)',
     definition: { StartAt: 'Deep', States: { Deep: { Type: 'Pass', Parameters: { 'x.$': 'States.StringToJson($.s)' }, End: true } } },
     input: { s: `${'['.repeat(1500)}${']'.repeat(1500)}` },
+    expect: failed('States.IntrinsicFailure'),
+  },
+  {
+    name: 'a state output nested past 1,000 levels fails the state with States.Runtime (no stack overflow)',
+    definition: { StartAt: 'Deep', States: { Deep: { Type: 'Pass', End: true } } },
+    input: { d: JSON.parse(`${'['.repeat(1500)}${']'.repeat(1500)}`) as unknown },
     expect: failed('States.Runtime'),
   },
 ];

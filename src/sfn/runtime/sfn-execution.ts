@@ -84,8 +84,16 @@ export class SfnExecution {
     this.text = new StoredText(rec.input);
   }
 
-  /** The entered event id and name of an actor's current state (for causes that name it). */
-  readonly entered = (actorId: string): readonly [number, string] | undefined => this.book.entered?.[actorId];
+  /**
+   * Where the actors that ended in this transition and the one before had entered their last state:
+   * their failure's cause is often stored by the parent after the actor has left the book.
+   */
+  private endedNow = new Map<string, readonly [number, string]>();
+  private endedBefore = new Map<string, readonly [number, string]>();
+
+  /** The entered event id and name of an actor's current (or, just ended, last) state (for causes that name it). */
+  readonly entered = (actorId: string): readonly [number, string] | undefined =>
+    this.book.entered?.[actorId] ?? this.endedNow.get(actorId) ?? this.endedBefore.get(actorId);
 
   /** Drops a task's ActivityScheduled before it is stored (its activity does not exist). */
   withdraw(key: string): void {
@@ -149,9 +157,11 @@ export class SfnExecution {
     const at = this.now();
     const c: SfnCommit = { events: [], scheduled: [], closed: [], started: [] };
     this.recordedPending = 0;
+    this.endedBefore = this.endedNow;
+    this.endedNow = new Map();
     for (const { actorId, e } of this.pending.splice(0)) {
       if (e === null) {
-        forgetActor(this.book, actorId);
+        forgetActor(this.book, actorId, this.endedNow);
         continue;
       }
       const id = ++this.book.lastEventId;
@@ -240,9 +250,9 @@ export class SfnExecution {
  * and closed tasks leave the book, which a wide Map would otherwise grow by one entry per iteration
  * (and which every history message carries). A late answer to such a task is TaskDoesNotExist.
  */
-function forgetActor(book: SfnBook, actorId: string): void {
+function forgetActor(book: SfnBook, actorId: string, ended: Map<string, readonly [number, string]>): void {
   const mine = (k: string) => k === actorId || k.startsWith(`${actorId}/`) || k.startsWith(`${actorId}#`);
   for (const k of Object.keys(book.last)) if (mine(k)) delete book.last[k];
-  if (book.entered) for (const k of Object.keys(book.entered)) if (mine(k)) delete book.entered[k];
+  if (book.entered) for (const k of Object.keys(book.entered)) if (mine(k)) { ended.set(k, book.entered[k]!); delete book.entered[k]; }
   for (const [k, t] of Object.entries(book.tasks)) if (t.status === 'closed' && mine(k)) delete book.tasks[k];
 }
