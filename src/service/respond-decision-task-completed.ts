@@ -13,6 +13,7 @@ interface CompleteDecision {
   decisions: Decision[];
   executionContext?: string;
   taskList?: { name: string };
+  taskListScheduleToStartTimeout?: string;
 }
 
 export async function respondDecisionTaskCompleted(ctx: ServiceContext, input: unknown): Promise<object> {
@@ -20,11 +21,11 @@ export async function respondDecisionTaskCompleted(ctx: ServiceContext, input: u
   const token = r.str('taskToken', { min: 1, max: 1024, required: true });
   const executionContext = r.data('executionContext');
   const taskList = r.taskList('taskList', false);
-  r.duration('taskListScheduleToStartTimeout', { allowNone: true });
+  const taskListScheduleToStartTimeout = r.duration('taskListScheduleToStartTimeout', { allowNone: true });
   const decisions = readDecisions(r);
   const ref = ctx.tokens.decodeTaskToken(token, 'd');
   const partition = ctx.router.partitionOf(ref.domain, ref.workflowId);
-  return ctx.router.call(partition, 'completeDecision', { ref, partition, decisions, executionContext, taskList } satisfies CompleteDecision);
+  return ctx.router.call(partition, 'completeDecision', { ref, partition, decisions, executionContext, taskList, taskListScheduleToStartTimeout } satisfies CompleteDecision);
 }
 
 export const unknownDecisionTask = (ref: TaskRef) => new Fault('UnknownResourceFault', `Unknown decision task, scheduledEventId = ${ref.scheduledEventId}`);
@@ -52,7 +53,7 @@ export async function completeDecisionOnOwner(owner: PartitionOwner, a: Complete
       const unhandled = s.needsDecision;
       const dtc = b.add('DecisionTaskCompleted', {
         scheduledEventId: ref.scheduledEventId, startedEventId: ref.startedEventId,
-        executionContext: a.executionContext, taskList: a.taskList,
+        executionContext: a.executionContext, taskList: a.taskList, taskListScheduleToStartTimeout: a.taskListScheduleToStartTimeout,
       });
       applyDecisions(s, b, dtc, a.decisions, types, unhandled, () => randomUUID().replaceAll('-', ''));
     });
