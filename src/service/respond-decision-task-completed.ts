@@ -45,6 +45,11 @@ export async function completeDecisionOnOwner(owner: PartitionOwner, a: Complete
     if (!kind || activityTypeKey(t) in types[kind]) continue;
     types[kind][activityTypeKey(t)] = (await owner.registry.type(kind, ref.domain, t.name, t.version)).value;
   }
+  // AWS: a deprecated domain "cannot be used to create new workflow executions", even of a type
+  // undeprecated since: children and continue-as-new fail as with a deprecated type.
+  if (Object.keys(types.workflow).length > 0 && (await owner.registry.domain(ref.domain)).value?.status === 'DEPRECATED') {
+    for (const [k, t] of Object.entries(types.workflow)) if (t) types.workflow[k] = { ...t, status: 'DEPRECATED' };
+  }
   return run.serial(async () => {
     const d = run.state.decision;
     if (!d || d.scheduledEventId !== ref.scheduledEventId || d.startedEventId !== ref.startedEventId

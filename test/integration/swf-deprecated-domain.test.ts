@@ -2,7 +2,7 @@ import {
   DeprecateDomainCommand, DescribeActivityTypeCommand, DescribeWorkflowExecutionCommand, DescribeWorkflowTypeCommand,
   GetWorkflowExecutionHistoryCommand, PollForActivityTaskCommand, PollForDecisionTaskCommand, RegisterActivityTypeCommand,
   RegisterDomainCommand, RegisterWorkflowTypeCommand, RespondActivityTaskCompletedCommand, RespondDecisionTaskCompletedCommand,
-  SignalWorkflowExecutionCommand, StartWorkflowExecutionCommand, type HistoryEvent, type SWFClient,
+  SignalWorkflowExecutionCommand, StartWorkflowExecutionCommand, UndeprecateWorkflowTypeCommand, type HistoryEvent, type SWFClient,
 } from '@aws-sdk/client-swf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
@@ -113,4 +113,31 @@ describe('a deprecated SWF domain', () => {
     const dc = await swf.send(new DescribeWorkflowExecutionCommand({ domain, execution: { workflowId: 'continues', runId: cont.runId! } }));
     expect(dc.executionInfo).toMatchObject({ executionStatus: 'OPEN' });
   }, 60_000);
+
+  it('no new execution even of a type undeprecated since: children and continue-as-new fail WORKFLOW_TYPE_DEPRECATED', async () => {
+    const other = uniqueDomain('deprecated-u');
+    await swf.send(new RegisterDomainCommand({ name: other, workflowExecutionRetentionPeriodInDays: '1' }));
+    await swf.send(new RegisterWorkflowTypeCommand({
+      domain: other, ...WF, defaultTaskList: { name: 'decide' }, defaultChildPolicy: 'TERMINATE',
+      defaultExecutionStartToCloseTimeout: '3600', defaultTaskStartToCloseTimeout: '30',
+    }));
+    const runId = (await swf.send(new StartWorkflowExecutionCommand({ domain: other, workflowId: 'w', workflowType: WF }))).runId!;
+    await swf.send(new DeprecateDomainCommand({ name: other }));
+    await swf.send(new UndeprecateWorkflowTypeCommand({ domain: other, workflowType: WF }));
+    const poll = () => swf.send(new PollForDecisionTaskCommand({ domain: other, taskList: { name: 'decide' }, identity: 'decider' }));
+    const first = await poll();
+    await swf.send(new RespondDecisionTaskCompletedCommand({
+      taskToken: first.taskToken,
+      decisions: [{ decisionType: 'StartChildWorkflowExecution', startChildWorkflowExecutionDecisionAttributes: { workflowType: WF, workflowId: 'child' } }],
+    }));
+    const second = await poll();
+    await swf.send(new RespondDecisionTaskCompletedCommand({
+      taskToken: second.taskToken,
+      decisions: [{ decisionType: 'ContinueAsNewWorkflowExecution', continueAsNewWorkflowExecutionDecisionAttributes: {} }],
+    }));
+    const h = (await swf.send(new GetWorkflowExecutionHistoryCommand({ domain: other, execution: { workflowId: 'w', runId } }))).events ?? [];
+    expect(attrsOf(h.find((x) => x.eventType === 'StartChildWorkflowExecutionFailed')!)).toMatchObject({ cause: 'WORKFLOW_TYPE_DEPRECATED' });
+    expect(attrsOf(h.find((x) => x.eventType === 'ContinueAsNewWorkflowExecutionFailed')!)).toMatchObject({ cause: 'WORKFLOW_TYPE_DEPRECATED' });
+    expect(h.map((x) => x.eventType)).not.toContain('WorkflowExecutionContinuedAsNew');
+  }, 30_000);
 });
