@@ -22,22 +22,27 @@ async function setDomainStatus(ctx: ServiceContext, input: unknown, to: 'REGISTE
   return {};
 }
 
+/** Types updated at once by DeprecateDomain (a domain holds up to 10,000 of each kind). */
+const SWEEP_BATCH = 32;
+
 /** Marks every REGISTERED type of `kind` in the domain DEPRECATED (re-reading a type another writer changed). */
 async function deprecateTypes(ctx: ServiceContext, kind: TypeKind, domain: string): Promise<void> {
   const at = ctx.clock.now();
-  for (const t of await ctx.registry.list<TypeRecord>(Registry.typePrefix(kind, domain))) {
-    const key = Registry.typeKey(kind, domain, t.name, t.version);
+  const keys = (await ctx.registry.list<TypeRecord>(Registry.typePrefix(kind, domain)))
+    .map((t) => Registry.typeKey(kind, domain, t.name, t.version));
+  const deprecate = async (key: string) => {
     for (;;) {
       const cur = await ctx.registry.get<TypeRecord>(key);
-      if (!cur.value || cur.value.status === 'DEPRECATED') break;
+      if (!cur.value || cur.value.status === 'DEPRECATED') return;
       try {
         await ctx.registry.update(key, { ...cur.value, status: 'DEPRECATED', deprecationDate: at }, cur.revision);
-        break;
+        return;
       } catch (e) {
         if (!(e instanceof RegistryConflictError)) throw e;
       }
     }
-  }
+  };
+  for (let i = 0; i < keys.length; i += SWEEP_BATCH) await Promise.all(keys.slice(i, i + SWEEP_BATCH).map(deprecate));
 }
 
 export const deprecateDomain = (ctx: ServiceContext, input: unknown) => setDomainStatus(ctx, input, 'DEPRECATED');
