@@ -3,9 +3,8 @@ import {
   RespondDecisionTaskCompletedCommand, SignalWorkflowExecutionCommand, StartWorkflowExecutionCommand,
   type HistoryEvent, type SWFClient,
 } from '@aws-sdk/client-swf';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
-import { swfClient } from '../helpers/swf-http.js';
+import { describe, it } from 'vitest';
+import { uniqueDomain, useSwfEngine } from '../helpers/engine.js';
 import { until } from '../helpers/until.js';
 
 /*
@@ -17,23 +16,17 @@ import { until } from '../helpers/until.js';
  * original task list."
  */
 
-let e: TestEngine;
 let swf: SWFClient;
 const domain = uniqueDomain('s2s');
 const WF = { name: 'redirect', version: '1' };
 
-beforeAll(async () => {
-  e = await startTestEngine({ http: { port: 0, accessKeys: {} } });
-  swf = swfClient(e.node.http!.port);
+useSwfEngine(async (c) => {
+  swf = c;
   await swf.send(new RegisterDomainCommand({ name: domain, workflowExecutionRetentionPeriodInDays: '1' }));
   await swf.send(new RegisterWorkflowTypeCommand({
     domain, ...WF, defaultTaskList: { name: 'unused' }, defaultChildPolicy: 'TERMINATE',
     defaultExecutionStartToCloseTimeout: '3600', defaultTaskStartToCloseTimeout: '30',
   }));
-}, 30_000);
-afterAll(async () => {
-  swf?.destroy();
-  await e?.stop();
 });
 
 const attrsOf = (ev: HistoryEvent): Record<string, any> =>

@@ -4,9 +4,9 @@ import {
   RegisterDomainCommand, RegisterWorkflowTypeCommand, RespondActivityTaskCompletedCommand, RespondDecisionTaskCompletedCommand,
   SignalWorkflowExecutionCommand, StartWorkflowExecutionCommand, UndeprecateWorkflowTypeCommand, type HistoryEvent, type SWFClient,
 } from '@aws-sdk/client-swf';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
-import { swfClient } from '../helpers/swf-http.js';
+import { describe, expect, it } from 'vitest';
+import { uniqueDomain, useSwfEngine } from '../helpers/engine.js';
+import { failure, registerSwfDomain } from '../helpers/swf-http.js';
 import { until } from '../helpers/until.js';
 
 /*
@@ -16,34 +16,12 @@ import { until } from '../helpers/until.js';
  * started before the domain was deprecated continue to run."
  */
 
-let e: TestEngine;
 let swf: SWFClient;
 const domain = uniqueDomain('deprecated');
 const WF = { name: 'order', version: '1' };
 const ACT = { name: 'charge', version: '1' };
 
-beforeAll(async () => {
-  e = await startTestEngine({ http: { port: 0, accessKeys: {} } });
-  swf = swfClient(e.node.http!.port);
-  await swf.send(new RegisterDomainCommand({ name: domain, workflowExecutionRetentionPeriodInDays: '1' }));
-  await swf.send(new RegisterWorkflowTypeCommand({
-    domain, ...WF, defaultTaskList: { name: 'decide' }, defaultChildPolicy: 'TERMINATE',
-    defaultExecutionStartToCloseTimeout: '3600', defaultTaskStartToCloseTimeout: '30',
-  }));
-  await swf.send(new RegisterActivityTypeCommand({
-    domain, ...ACT, defaultTaskList: { name: 'work' }, defaultTaskScheduleToStartTimeout: '300',
-    defaultTaskStartToCloseTimeout: '60', defaultTaskScheduleToCloseTimeout: '360', defaultTaskHeartbeatTimeout: 'NONE',
-  }));
-}, 30_000);
-afterAll(async () => {
-  swf?.destroy();
-  await e?.stop();
-});
-
-async function failure(p: Promise<unknown>): Promise<{ name: string; message: string }> {
-  try { await p; } catch (err) { const x = err as Error; return { name: x.name, message: x.message }; }
-  throw new Error('expected the call to fail');
-}
+useSwfEngine((c) => { swf = c; return registerSwfDomain(c, domain, WF, ACT); });
 
 async function decide(taskList: string, decisions: object[]): Promise<void> {
   const t = await swf.send(new PollForDecisionTaskCommand({ domain, taskList: { name: taskList }, identity: 'decider' }));
