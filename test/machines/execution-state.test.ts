@@ -310,9 +310,10 @@ describe('execution state fold', () => {
         expect(s).toMatchObject({ decisionTaskList: 'orders-priority', decisionScheduleToStart: '60', decisionTaskListRevert: 'orders' });
       });
 
-      it('a timed-out decision task reverts to the original list and drops the timeout', () => {
+      // AWS reverts on either timeout of a task on the override list.
+      it.each(['SCHEDULE_TO_START', 'START_TO_CLOSE'])('a decision task timed out (%s) reverts to the original list and drops the timeout', (timeoutType) => {
         let s = foldEvent(redirected(), e('DecisionTaskScheduled', 5, T0 + 300, { taskList: { name: 'orders-priority' }, scheduleToStartTimeout: '60' }));
-        s = foldEvent(s, e('DecisionTaskTimedOut', 6, T0 + 60_300, { timeoutType: 'SCHEDULE_TO_START', scheduledEventId: 5, startedEventId: 0 }));
+        s = foldEvent(s, e('DecisionTaskTimedOut', 6, T0 + 60_300, { timeoutType, scheduledEventId: 5, startedEventId: 0 }));
         expect(s).toMatchObject({ decisionTaskList: 'orders', decisionScheduleToStart: null, decisionTaskListRevert: null, decision: null, needsDecision: true });
       });
 
