@@ -33,9 +33,12 @@ const MAX_LOG_CHARS = 64 * 1024;
  * resolves once it printed its `"ready":true` line. `env` adds to (or overrides) the environment,
  * e.g. `{ AF_SLEEP_AFTER_MS: '500' }`.
  */
-export async function spawnEngine(natsUrl: string, env: Record<string, string> = {}): Promise<EngineProcess> {
+export async function spawnEngine(natsUrl: string, env: Record<string, string> = {}, opts: { openFiles?: number } = {}): Promise<EngineProcess> {
   const spawnedAt = Date.now();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/serve.ts'], {
+  const args = ['--import', 'tsx', 'src/serve.ts'];
+  // `openFiles`: the process's open-file limit (prlimit execs node, so the pid stays node's).
+  const [cmd, argv] = opts.openFiles ? ['prlimit', [`--nofile=${opts.openFiles}:${opts.openFiles}`, process.execPath, ...args]] : [process.execPath, args];
+  const proc = spawn(cmd, argv, {
     cwd: ROOT,
     // AF_HTTP_PORT 0: the HTTP gateway on a free port, so a busy 8080 cannot fail the test.
     env: { ...process.env, NATS_URL: natsUrl, AF_LOG_LEVEL: 'warn', AF_HTTP_PORT: '0', ...env },

@@ -30,7 +30,10 @@ export function parseDefinition(text: string): AslDefinition {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new InvalidDefinitionError([{ code: 'INVALID_JSON_DESCRIPTION', path: '', message: (e as Error).message }]);
+    // V8's text, without the "(line 1 column 29)" that Node 22+ append: the same answer on every
+    // supported Node version.
+    const message = (e as Error).message.replace(/ \(line \d+ column \d+\)$/, '');
+    throw new InvalidDefinitionError([{ code: 'INVALID_JSON_DESCRIPTION', path: '', message }]);
   }
   const p = new Problems();
   for (const { path, key } of duplicateKeys(text)) {
