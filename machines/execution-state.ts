@@ -38,6 +38,13 @@ export interface ExecutionState {
   started: Attributes;
   /** Task list for the next decision task (a decision may redirect it). */
   decisionTaskList: string;
+  /**
+   * `taskListScheduleToStartTimeout` of the last redirect: the SCHEDULE_TO_START timeout of each
+   * decision task scheduled on that list (null: none, the redirect is permanent).
+   */
+  decisionScheduleToStart: string | null;
+  /** The list a temporary redirect reverts to when one of its decision tasks times out. */
+  decisionTaskListRevert: string | null;
   decision: OpenDecisionTask | null;
   /** A decision-triggering event arrived that no started decision task has seen yet. */
   needsDecision: boolean;
@@ -81,6 +88,7 @@ export const CLOSE_EVENTS: Readonly<Partial<Record<EventType, CloseStatus>>> = {
 export function initialExecutionState(): ExecutionState {
   return {
     lastEventId: 0, startedAt: 0, closedAt: null, closeStatus: null, started: {}, decisionTaskList: '',
+    decisionScheduleToStart: null, decisionTaskListRevert: null,
     decision: null, needsDecision: false, previousStartedEventId: 0, activities: {}, timers: {},
     children: {}, externals: {}, cancelRequested: false, latestActivityTaskTimestamp: null, latestExecutionContext: null,
   };
@@ -95,6 +103,26 @@ export function activityByScheduled(s: ExecutionState, scheduledEventId: unknown
 function without<V>(rec: Record<string, V>, key: string): Record<string, V> {
   const { [key]: _gone, ...rest } = rec;
   return rest;
+}
+
+/**
+ * DecisionTaskCompleted's `taskList` and `taskListScheduleToStartTimeout` (AWS: "When this parameter is
+ * missing, the task list override is permanent"; with it the override is temporary: a decision task
+ * scheduled on it that is not started in time times out and the original list is used again).
+ * A timeout without a taskList applies to the current list.
+ */
+function redirectDecisions(s: ExecutionState, a: Attributes): void {
+  const to = (a.taskList as { name: string } | undefined)?.name;
+  const timeout = a.taskListScheduleToStartTimeout;
+  if (typeof timeout === 'string' && timeout !== 'NONE') {
+    s.decisionTaskListRevert = s.decisionTaskListRevert ?? s.decisionTaskList;
+    s.decisionScheduleToStart = timeout;
+    if (to !== undefined) s.decisionTaskList = to;
+  } else if (to !== undefined) {
+    s.decisionTaskList = to;
+    s.decisionTaskListRevert = null;
+    s.decisionScheduleToStart = null;
+  }
 }
 
 /** Applies one history event. Pure: returns a new state, never mutates. */
@@ -129,10 +157,16 @@ export function foldEvent(prev: ExecutionState, e: HistoryEvent): ExecutionState
       s.decision = null;
       s.previousStartedEventId = a.startedEventId as number;
       if (typeof a.executionContext === 'string') s.latestExecutionContext = a.executionContext;
-      if (a.taskList) s.decisionTaskList = (a.taskList as { name: string }).name;
+      redirectDecisions(s, a);
       break;
     case 'DecisionTaskTimedOut':
       s.decision = null;
+      // AWS: a decision task on a temporary redirect that times out reverts the redirect.
+      if (s.decisionTaskListRevert !== null) {
+        s.decisionTaskList = s.decisionTaskListRevert;
+        s.decisionTaskListRevert = null;
+        s.decisionScheduleToStart = null;
+      }
       break;
     case 'ActivityTaskScheduled': {
       const activityId = a.activityId as string;

@@ -41,6 +41,8 @@ export const fault = {
     new Fault('UnknownResourceFault', runId === undefined
       ? `Unknown execution, workflowId = ${workflowId}`
       : `Unknown execution: WorkflowExecution=[workflowId=${workflowId}, runId=${runId}]`),
+  /** AWS names just the domain: DeprecateDomain twice, or a new type or execution in a deprecated domain. */
+  domainDeprecated: (name: string) => new Fault('DomainDeprecatedFault', name),
   /** AWS answers an open workflowId with just these words. */
   alreadyStarted: () => new Fault('WorkflowExecutionAlreadyStartedFault', 'Already Started'),
 };

@@ -169,6 +169,7 @@ export class Execution {
         taskList: { name: after.decisionTaskList },
         taskPriority: state.started.taskPriority,
         startToCloseTimeout: state.started.taskStartToCloseTimeout,
+        scheduleToStartTimeout: after.decisionScheduleToStart ?? undefined,
       });
     }
     await this.append(batch.events);

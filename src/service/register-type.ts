@@ -1,4 +1,4 @@
-import { Fault } from '../domain/faults.js';
+import { Fault, fault } from '../domain/faults.js';
 import { InputReader } from '../domain/validate.js';
 import { CHILD_POLICIES } from '../domain/decisions.js';
 import { Registry, RegistryConflictError } from '../registry/registry.js';
@@ -40,7 +40,8 @@ async function registerType(ctx: ServiceContext, input: unknown, kind: TypeKind)
   const description = r.str('description', { max: 1024 });
   const config = kind === 'workflow' ? workflowConfig(r) : activityConfig(r);
   r.done();
-  await requireDomain(ctx, domain);
+  // AWS: a deprecated domain "cannot be used to ... register new types".
+  if ((await requireDomain(ctx, domain)).value.status === 'DEPRECATED') throw fault.domainDeprecated(domain);
   if ((await ctx.registry.list(Registry.typePrefix(kind, domain))).length >= MAX_TYPES) {
     throw new Fault('LimitExceededFault', `at most ${MAX_TYPES} ${kind} types per domain`);
   }

@@ -13,6 +13,7 @@ interface CompleteDecision {
   decisions: Decision[];
   executionContext?: string;
   taskList?: { name: string };
+  taskListScheduleToStartTimeout?: string;
 }
 
 export async function respondDecisionTaskCompleted(ctx: ServiceContext, input: unknown): Promise<object> {
@@ -20,11 +21,11 @@ export async function respondDecisionTaskCompleted(ctx: ServiceContext, input: u
   const token = r.str('taskToken', { min: 1, max: 1024, required: true });
   const executionContext = r.data('executionContext');
   const taskList = r.taskList('taskList', false);
-  r.duration('taskListScheduleToStartTimeout', { allowNone: true });
+  const taskListScheduleToStartTimeout = r.duration('taskListScheduleToStartTimeout', { allowNone: true });
   const decisions = readDecisions(r);
   const ref = ctx.tokens.decodeTaskToken(token, 'd');
   const partition = ctx.router.partitionOf(ref.domain, ref.workflowId);
-  return ctx.router.call(partition, 'completeDecision', { ref, partition, decisions, executionContext, taskList } satisfies CompleteDecision);
+  return ctx.router.call(partition, 'completeDecision', { ref, partition, decisions, executionContext, taskList, taskListScheduleToStartTimeout } satisfies CompleteDecision);
 }
 
 export const unknownDecisionTask = (ref: TaskRef) => new Fault('UnknownResourceFault', `Unknown decision task, scheduledEventId = ${ref.scheduledEventId}`);
@@ -44,6 +45,11 @@ export async function completeDecisionOnOwner(owner: PartitionOwner, a: Complete
     if (!kind || activityTypeKey(t) in types[kind]) continue;
     types[kind][activityTypeKey(t)] = (await owner.registry.type(kind, ref.domain, t.name, t.version)).value;
   }
+  // AWS: a deprecated domain "cannot be used to create new workflow executions", even of a type
+  // undeprecated since: children and continue-as-new fail as with a deprecated type.
+  if (Object.keys(types.workflow).length > 0 && (await owner.registry.domain(ref.domain)).value?.status === 'DEPRECATED') {
+    for (const [k, t] of Object.entries(types.workflow)) if (t) types.workflow[k] = { ...t, status: 'DEPRECATED' };
+  }
   return run.serial(async () => {
     const d = run.state.decision;
     if (!d || d.scheduledEventId !== ref.scheduledEventId || d.startedEventId !== ref.startedEventId
@@ -52,7 +58,7 @@ export async function completeDecisionOnOwner(owner: PartitionOwner, a: Complete
       const unhandled = s.needsDecision;
       const dtc = b.add('DecisionTaskCompleted', {
         scheduledEventId: ref.scheduledEventId, startedEventId: ref.startedEventId,
-        executionContext: a.executionContext, taskList: a.taskList,
+        executionContext: a.executionContext, taskList: a.taskList, taskListScheduleToStartTimeout: a.taskListScheduleToStartTimeout,
       });
       applyDecisions(s, b, dtc, a.decisions, types, unhandled, () => randomUUID().replaceAll('-', ''));
     });

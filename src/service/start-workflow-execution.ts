@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Fault } from '../domain/faults.js';
+import { Fault, fault } from '../domain/faults.js';
 import { InputReader } from '../domain/validate.js';
 import type { WorkflowTypeConfig } from '../registry/records.js';
 import type { PartitionOwner } from '../runtime/partition-owner.js';
@@ -36,7 +36,7 @@ export async function startWorkflowExecution(ctx: ServiceContext, input: unknown
   const lambdaRole = r.str('lambdaRole', { min: 1, max: 1224 });
   r.done();
   const dom = await requireDomain(ctx, domain);
-  if (dom.value.status === 'DEPRECATED') throw new Fault('DomainDeprecatedFault', domain);
+  if (dom.value.status === 'DEPRECATED') throw fault.domainDeprecated(domain);
   const type = await requireType(ctx, 'workflow', domain, workflowType);
   if (type.value.status === 'DEPRECATED') throw new Fault('TypeDeprecatedFault', typeLabel('workflow', workflowType));
   const resolved = resolveRunSettings({ taskList, executionStartToCloseTimeout, taskStartToCloseTimeout, childPolicy, taskPriority, lambdaRole },

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { SWFClient } from '@aws-sdk/client-swf';
 import pino from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import { startNode, type EngineNode, type StartOptions } from '../../src/node.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { attributesOf, type WireEvent } from '../../src/sdk/client.js';
 import { startNatsServer } from './nats-server.js';
+import { swfClient } from './swf-http.js';
 import { installOperationRecorder } from './wire-recorder.js';
 
 export interface TestEngine {
@@ -41,4 +44,22 @@ export function compact(events: WireEvent[], withAttrs: string[] = []): string {
     const shown = withAttrs.filter((k) => a[k] !== undefined).map((k) => `${k}=${typeof a[k] === 'object' ? JSON.stringify(a[k]) : String(a[k])}`);
     return `${e.eventId} ${e.eventType}${shown.length ? ` ${shown.join(',')}` : ''}`;
   }).join(' / ');
+}
+
+/**
+ * For a test file: beforeAll starts an engine with an open SWF gateway and hands `ready` an SDK
+ * client on it (and the engine); afterAll stops both.
+ */
+export function useSwfEngine(ready: (swf: SWFClient, e: TestEngine) => Promise<void> | void): void {
+  let e: TestEngine | undefined;
+  let swf: SWFClient | undefined;
+  beforeAll(async () => {
+    e = await startTestEngine({ http: { port: 0, accessKeys: {} } });
+    swf = swfClient(e.node.http!.port);
+    await ready(swf, e);
+  }, 30_000);
+  afterAll(async () => {
+    swf?.destroy();
+    await e?.stop();
+  });
 }

@@ -1,4 +1,4 @@
-import { SWFClient } from '@aws-sdk/client-swf';
+import { RegisterActivityTypeCommand, RegisterDomainCommand, RegisterWorkflowTypeCommand, SWFClient } from '@aws-sdk/client-swf';
 import { signSigV4 } from '../../src/transport/sigv4.js';
 
 export const REGION = 'us-east-1';
@@ -48,4 +48,26 @@ export async function rawCall(port: number, r: RawRequest): Promise<RawAnswer> {
   let json: any;
   try { json = JSON.parse(text); } catch { json = undefined; }
   return { status: res.status, headers: res.headers, text, json };
+}
+
+/** The fault a call ends with, as the SDK gives it: error.name and error.message. */
+export async function failure(p: Promise<unknown>): Promise<{ name: string; message: string }> {
+  try { await p; } catch (err) { const x = err as Error; return { name: x.name, message: x.message }; }
+  throw new Error('expected the call to fail');
+}
+
+/**
+ * Registers `domain` with a workflow type (decisions on `decide`, every default set) and an
+ * activity type (tasks on `work`, every default set), through the SDK.
+ */
+export async function registerSwfDomain(swf: SWFClient, domain: string, wf: { name: string; version: string }, act: { name: string; version: string }): Promise<void> {
+  await swf.send(new RegisterDomainCommand({ name: domain, workflowExecutionRetentionPeriodInDays: '1' }));
+  await swf.send(new RegisterWorkflowTypeCommand({
+    domain, ...wf, defaultTaskList: { name: 'decide' }, defaultChildPolicy: 'TERMINATE',
+    defaultExecutionStartToCloseTimeout: '3600', defaultTaskStartToCloseTimeout: '30',
+  }));
+  await swf.send(new RegisterActivityTypeCommand({
+    domain, ...act, defaultTaskList: { name: 'work' }, defaultTaskScheduleToStartTimeout: '300',
+    defaultTaskStartToCloseTimeout: '60', defaultTaskScheduleToCloseTimeout: '360', defaultTaskHeartbeatTimeout: 'NONE',
+  }));
 }

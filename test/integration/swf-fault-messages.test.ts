@@ -4,43 +4,21 @@ import {
   RespondActivityTaskCompletedCommand, RespondDecisionTaskCompletedCommand, SignalWorkflowExecutionCommand,
   StartWorkflowExecutionCommand, UndeprecateActivityTypeCommand, UndeprecateDomainCommand, type SWFClient,
 } from '@aws-sdk/client-swf';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
-import { swfClient } from '../helpers/swf-http.js';
+import { describe, expect, it } from 'vitest';
+import { uniqueDomain, useSwfEngine } from '../helpers/engine.js';
+import { failure, registerSwfDomain } from '../helpers/swf-http.js';
 
 /*
  * SWF fault messages in AWS's words (the wordings moto mirrors from AWS), checked through the AWS
  * SDK for JavaScript: error.name is the fault, error.message its text.
  */
 
-let e: TestEngine;
 let swf: SWFClient;
 const domain = uniqueDomain('faults');
 const WF = { name: 'test-workflow', version: 'v1.0' };
 const ACT = { name: 'test-activity', version: 'v1.0' };
 
-beforeAll(async () => {
-  e = await startTestEngine({ http: { port: 0, accessKeys: {} } });
-  swf = swfClient(e.node.http!.port);
-  await swf.send(new RegisterDomainCommand({ name: domain, workflowExecutionRetentionPeriodInDays: '1' }));
-  await swf.send(new RegisterWorkflowTypeCommand({
-    domain, ...WF, defaultTaskList: { name: 'decide' }, defaultChildPolicy: 'TERMINATE',
-    defaultExecutionStartToCloseTimeout: '3600', defaultTaskStartToCloseTimeout: '30',
-  }));
-  await swf.send(new RegisterActivityTypeCommand({
-    domain, ...ACT, defaultTaskList: { name: 'work' }, defaultTaskScheduleToStartTimeout: '300',
-    defaultTaskStartToCloseTimeout: '60', defaultTaskScheduleToCloseTimeout: '360', defaultTaskHeartbeatTimeout: 'NONE',
-  }));
-}, 30_000);
-afterAll(async () => {
-  swf?.destroy();
-  await e?.stop();
-});
-
-async function failure(p: Promise<unknown>): Promise<{ name: string; message: string }> {
-  try { await p; } catch (err) { const x = err as Error; return { name: x.name, message: x.message }; }
-  throw new Error('expected the call to fail');
-}
+useSwfEngine((c) => { swf = c; return registerSwfDomain(c, domain, WF, ACT); });
 
 describe('SWF fault messages as AWS words them', () => {
   it('DomainAlreadyExistsFault and DomainDeprecatedFault: the message is the domain name', async () => {

@@ -20,7 +20,7 @@ describe('execution state fold', () => {
     const a = initialExecutionState();
     expect(a).toEqual({
       lastEventId: 0, startedAt: 0, closedAt: null, closeStatus: null, started: {}, decisionTaskList: '',
-      decision: null, needsDecision: false, previousStartedEventId: 0, activities: {}, timers: {},
+      decisionScheduleToStart: null, decisionTaskListRevert: null, decision: null, needsDecision: false, previousStartedEventId: 0, activities: {}, timers: {},
       children: {}, externals: {}, cancelRequested: false, latestActivityTaskTimestamp: null, latestExecutionContext: null,
     });
     a.activities.x = { activityId: 'x', scheduledEventId: 1, startedEventId: null, cancelRequested: false };
@@ -136,6 +136,8 @@ describe('execution state fold', () => {
         closeStatus: 'COMPLETED',
         started: history[0].attrs,
         decisionTaskList: 'orders',
+        decisionScheduleToStart: null,
+        decisionTaskListRevert: null,
         decision: null,
         needsDecision: false,
         previousStartedEventId: 16,
@@ -296,6 +298,40 @@ describe('execution state fold', () => {
       }));
       expect(s.decisionTaskList).toBe('orders-priority');
       expect(s.latestExecutionContext).toBeNull();
+    });
+
+    describe('taskListScheduleToStartTimeout: a temporary redirect', () => {
+      const dtc = (id: number, attrs: Record<string, unknown>) =>
+        e('DecisionTaskCompleted', id, T0 + 200, { scheduledEventId: id - 2, startedEventId: id - 1, ...attrs });
+      const redirected = () => foldEvent(upTo(3), dtc(4, { taskList: { name: 'orders-priority' }, taskListScheduleToStartTimeout: '60' }));
+
+      it('records the timeout for the decision tasks on the new list and the list to revert to', () => {
+        const s = redirected();
+        expect(s).toMatchObject({ decisionTaskList: 'orders-priority', decisionScheduleToStart: '60', decisionTaskListRevert: 'orders' });
+      });
+
+      // AWS reverts on either timeout of a task on the override list.
+      it.each(['SCHEDULE_TO_START', 'START_TO_CLOSE'])('a decision task timed out (%s) reverts to the original list and drops the timeout', (timeoutType) => {
+        let s = foldEvent(redirected(), e('DecisionTaskScheduled', 5, T0 + 300, { taskList: { name: 'orders-priority' }, scheduleToStartTimeout: '60' }));
+        s = foldEvent(s, e('DecisionTaskTimedOut', 6, T0 + 60_300, { timeoutType, scheduledEventId: 5, startedEventId: 0 }));
+        expect(s).toMatchObject({ decisionTaskList: 'orders', decisionScheduleToStart: null, decisionTaskListRevert: null, decision: null, needsDecision: true });
+      });
+
+      it('a second temporary redirect still reverts to the first, permanent list', () => {
+        let s = foldEvent(redirected(), e('DecisionTaskScheduled', 5, T0 + 300, { taskList: { name: 'orders-priority' } }));
+        s = foldEvent(s, e('DecisionTaskStarted', 6, T0 + 400, { scheduledEventId: 5 }));
+        s = foldEvent(s, dtc(7, { taskList: { name: 'orders-urgent' }, taskListScheduleToStartTimeout: '5' }));
+        expect(s).toMatchObject({ decisionTaskList: 'orders-urgent', decisionScheduleToStart: '5', decisionTaskListRevert: 'orders' });
+      });
+
+      it.each([{}, { taskListScheduleToStartTimeout: 'NONE' }])('a taskList without a timeout (%o) is a permanent redirect', (extra) => {
+        const s = foldEvent(redirected(), e('DecisionTaskScheduled', 5, T0 + 300, { taskList: { name: 'orders-priority' } }));
+        const t = foldEvent(foldEvent(s, e('DecisionTaskStarted', 6, T0 + 400, { scheduledEventId: 5 })),
+          dtc(7, { taskList: { name: 'orders-bulk' }, ...extra }));
+        expect(t).toMatchObject({ decisionTaskList: 'orders-bulk', decisionScheduleToStart: null, decisionTaskListRevert: null });
+        const u = foldEvent(t, e('DecisionTaskTimedOut', 8, T0 + 500, { timeoutType: 'START_TO_CLOSE', scheduledEventId: 9, startedEventId: 10 }));
+        expect(u.decisionTaskList).toBe('orders-bulk');
+      });
     });
 
     it('ActivityTaskCancelRequested flags the activity by activityId; unknown ids are ignored', () => {
