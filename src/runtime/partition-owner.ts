@@ -15,6 +15,7 @@ import { HistoryConflictError } from '../history/history-store.js';
 import type { PartitionHost } from './partition-host.js';
 import type { TaskTokens } from '../domain/task-token.js';
 import { SingleFlight } from './single-flight.js';
+import type { RecoveryProgress } from './recovery-progress.js';
 
 /** Effects of a transition on other runs; the service layer provides them (they call other owners). */
 export interface RunEffects {
@@ -242,7 +243,9 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
    * from af_runs, their histories from one ordered read per partition (or one for all), then each
    * run goes to sleep with its next deadline armed, and its unstarted tasks are queued again.
    */
-  async recover(partitions: ReadonlySet<number>, totalPartitions: number): Promise<number> {
+  readonly hostName = 'swf';
+
+  async recover(partitions: ReadonlySet<number>, totalPartitions: number, progress?: RecoveryProgress): Promise<number> {
     const wanted = new Map<string, RunKey>();
     for (const rec of await this.openRunRecords()) {
       if (!partitions.has(rec.partition)) continue;
@@ -255,6 +258,7 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
     for (const filter of filters) {
       await this.store.readAll(filter, new Set(wanted.keys()), (subject, history) => {
         const key = wanted.get(subject)!;
+        progress?.read();
         try {
           const run = new Execution(key, this, history);
           run.actors.restoreHeartbeats(undefined, this.machines.clock.now());
@@ -283,6 +287,7 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
         // does not need memory for all of them at the same time.
         this.sleep(id, run);
         n++;
+        progress?.rebuilt();
       }
     }));
     return n;

@@ -18,6 +18,7 @@ import { HOST_ACTOR, SfnExecution, type SfnCommit, type SfnTaskState, type SfnTr
 import { encodeSfnTaskToken, type SfnTaskRef } from './sfn-task-token.js';
 import type { TaskTokens } from '../../domain/task-token.js';
 import { SingleFlight } from '../../runtime/single-flight.js';
+import type { RecoveryProgress } from '../../runtime/recovery-progress.js';
 
 /** The pseudo-domain of Step Functions task lists (one per activity ARN) in AF_TASKS. */
 export const SFN_DOMAIN = '~sfn';
@@ -337,7 +338,9 @@ export class SfnHost implements PartitionHost {
   }
 
   /** Rebuilds the running executions of these partitions from their last history messages. */
-  async recover(partitions: ReadonlySet<number>, _totalPartitions: number): Promise<number> {
+  readonly hostName = 'sfn';
+
+  async recover(partitions: ReadonlySet<number>, _totalPartitions: number, progress?: RecoveryProgress): Promise<number> {
     const recs = (await Promise.all([...partitions].map((p) => this.records.running(p)))).flat();
     let n = 0;
     let i = 0;
@@ -345,7 +348,7 @@ export class SfnHost implements PartitionHost {
       while (i < recs.length) {
         const rec = recs[i++]!;
         try {
-          if (await this.restore(rec)) n++;
+          if (await this.restore(rec)) { n++; progress?.rebuilt(); }
         } catch (err) {
           this.d.log.error({ err, executionArn: rec.executionArn }, 'could not rebuild execution');
         }
