@@ -154,7 +154,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
     lm.metrics = new ClusterMetrics(metrics.registry, lm);
     readiness.leases = lm;
     owner.onConflict((p) => { void lm.checkOwnership(p); });
-    await lm.start();
+    await lm.start().catch(async (e: unknown) => { await http?.drain(0); throw e; });
     leases = lm;
   } else {
     const owned = new Set(options.ownPartitions ?? Array.from({ length: config.partitions }, (_, p) => p));
@@ -170,6 +170,9 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
       const sfnRecovered = await sfn.recover(owned, config.partitions, progress);
       progress.hostDone();
       if (sfnRecovered > 0) log.info({ sfnRecovered }, 'running Step Functions executions rebuilt from history');
+    } catch (e) {
+      await http?.drain(0); // the port listened during recovery
+      throw e;
     } finally {
       progress.stop();
     }

@@ -13,8 +13,8 @@ export const REFUSED_MESSAGE = 'Sign-in refused: this node has no access key wit
  * /console/session/logout clears it. The gateway then takes the cookie in place of a SigV4
  * signature for the console's own AWS requests (POST /), with the key's domain limits.
  */
-export function mountLogin(http: HttpGateway, log: Logger): ConsoleSessions {
-  const sessions = new ConsoleSessions(http.config.accessKeys);
+export function mountLogin(http: HttpGateway, nodeSecret: Buffer, log: Logger): ConsoleSessions {
+  const sessions = new ConsoleSessions(http.config.accessKeys, nodeSecret);
   http.sessionCaller = (req) => sessions.verify(req.headers.cookie)?.accessKeyId;
   const secure = (req: IncomingMessage) => req.headers['x-forwarded-proto'] === 'https';
 

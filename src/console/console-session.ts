@@ -13,7 +13,8 @@ export interface ConsoleSession {
 /**
  * Console sessions when the gateway has access keys: the key id and secret, checked once at login,
  * are exchanged for a cookie `<payload>.<hmac>` (payload: key id and expiry), HMAC-SHA256-signed
- * with a secret of this node process (sessions end when it restarts) and the key's own secret (a
+ * with a node secret (the console derives it from the cluster's task-token key, so every node of a
+ * cluster takes the cookie and it survives restarts) and the key's own secret (a
  * key removed or given a new secret ends its sessions). HttpOnly, SameSite=Strict, Path=/.
  */
 export class ConsoleSessions {

@@ -57,7 +57,7 @@ export function mountConsole(node: ConsoleNode): WebConsole {
   }, graphs, replayer);
   const files = new Set(readdirSync(STATIC_DIR).filter((f) => Object.hasOwn(TYPES, extname(f))));
   // With access keys the console asks for one (a sign-in form, then a session cookie) and shows what it may use.
-  const sessions = http.config.accessKeys.size > 0 ? mountLogin(http, node.log.child({ c: 'console' })) : undefined;
+  const sessions = http.config.accessKeys.size > 0 ? mountLogin(http, node.ctx.tokens.derivedKey('console-session'), node.log.child({ c: 'console' })) : undefined;
 
   const page = async (res: ServerResponse, head: boolean) => sendFile(res, 'index.html', head);
   const sendFile = async (res: ServerResponse, name: string, head: boolean) => {
