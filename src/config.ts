@@ -1,4 +1,7 @@
-import { natsAuthFromEnv, type NatsAuth } from './nats/connect-options.js';
+import { ENGINE_INBOX_PREFIX, natsAuthFromEnv, type NatsAuth } from './nats/connect-options.js';
+import { checkReplyPrefixes, DEFAULT_REPLY_PREFIXES } from './transport/reply-subjects.js';
+import { DEFAULT_CONSUMER_IDLE_MS } from './matching/task-queues.js';
+import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './transport/request-limit.js';
 
 /** Node options: all optional, resolved once at start-up into a read-only form. */
 export interface NodeOptions {
@@ -21,6 +24,19 @@ export interface NodeOptions {
   leaseRenewMs?: number;
   /** Replicas of streams and buckets (AF_REPLICAS); default 3 on a NATS cluster of 3 or more servers, else 1. */
   replicas?: number;
+  /**
+   * Inbox prefixes the NATS API answers on (AF_API_REPLY_PREFIXES, comma-separated; default `_INBOX`):
+   * add a client's own `inboxPrefix` here (and to its user's subscribe permissions in nats.conf).
+   */
+  apiReplyPrefixes?: readonly string[];
+  /** NATS API requests one client connection has running (AF_API_MAX_INFLIGHT_PER_CONNECTION, default 32); more queue. */
+  apiMaxInflightPerConnection?: number;
+  /** NATS API requests of one connection queued (AF_API_MAX_QUEUED_PER_CONNECTION, default 1024); more get ThrottlingException. */
+  apiMaxQueuedPerConnection?: number;
+  /** NATS API requests in flight on the node (AF_API_MAX_INFLIGHT, default 8192). */
+  apiMaxInflight?: number;
+  /** A task list's JetStream consumer is removed this long after its last poll (AF_TASK_CONSUMER_IDLE_MS, default 300,000). */
+  taskConsumerIdleMs?: number;
 }
 
 export interface NodeConfig {
@@ -37,6 +53,9 @@ export interface NodeConfig {
   readonly leaseTtlMs: number;
   readonly leaseRenewMs: number;
   readonly replicas: number | undefined;
+  readonly apiReplyPrefixes: readonly string[];
+  readonly apiLimits: Readonly<RequestLimits>;
+  readonly taskConsumerIdleMs: number;
 }
 
 export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = process.env): NodeConfig {
@@ -57,8 +76,22 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
   }
   const replicas = o.replicas ?? (env.AF_REPLICAS ? Number(env.AF_REPLICAS) : undefined);
   if (replicas !== undefined && ![1, 3, 5].includes(replicas)) throw new Error(`AF_REPLICAS must be 1, 3 or 5, got ${replicas}`);
+  const apiReplyPrefixes = checkReplyPrefixes(o.apiReplyPrefixes
+    ?? (env.AF_API_REPLY_PREFIXES ? env.AF_API_REPLY_PREFIXES.split(',').map((p) => p.trim()).filter(Boolean) : DEFAULT_REPLY_PREFIXES), [prefix, ENGINE_INBOX_PREFIX]);
+  const apiLimits = Object.freeze({
+    perConnection: o.apiMaxInflightPerConnection ?? Number(env.AF_API_MAX_INFLIGHT_PER_CONNECTION ?? DEFAULT_REQUEST_LIMITS.perConnection),
+    queuedPerConnection: o.apiMaxQueuedPerConnection ?? Number(env.AF_API_MAX_QUEUED_PER_CONNECTION ?? DEFAULT_REQUEST_LIMITS.queuedPerConnection),
+    pollsPerConnection: DEFAULT_REQUEST_LIMITS.pollsPerConnection,
+    total: o.apiMaxInflight ?? Number(env.AF_API_MAX_INFLIGHT ?? DEFAULT_REQUEST_LIMITS.total),
+  });
+  for (const [name, v] of [['AF_API_MAX_INFLIGHT_PER_CONNECTION', apiLimits.perConnection], ['AF_API_MAX_QUEUED_PER_CONNECTION', apiLimits.queuedPerConnection + 1],
+    ['AF_API_MAX_INFLIGHT', apiLimits.total]] as const) {
+    if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be an integer ≥ 1, got ${v}`);
+  }
+  const taskConsumerIdleMs = o.taskConsumerIdleMs ?? Number(env.AF_TASK_CONSUMER_IDLE_MS ?? DEFAULT_CONSUMER_IDLE_MS);
+  if (!Number.isInteger(taskConsumerIdleMs) || taskConsumerIdleMs < 1000) throw new Error(`AF_TASK_CONSUMER_IDLE_MS must be an integer ≥ 1000, got ${taskConsumerIdleMs}`);
   return Object.freeze({
-    cluster, leaseTtlMs, leaseRenewMs, replicas,
+    cluster, apiReplyPrefixes, apiLimits, taskConsumerIdleMs, leaseTtlMs, leaseRenewMs, replicas,
     sleepAfterMs,
     natsUrl: o.natsUrl ?? env.NATS_URL ?? 'nats://127.0.0.1:4222',
     natsAuth: Object.freeze({ ...(o.natsAuth ?? natsAuthFromEnv(env)) }),

@@ -14,6 +14,10 @@ import type { ServiceContext } from './service/context.js';
 import { OPERATIONS, OWNER_OPS } from './service/operations.js';
 import { CrossRunEffects } from './service/cross-run-effects.js';
 import { NatsApiServer } from './transport/nats-api.js';
+import { ReplyGuard } from './transport/reply-subjects.js';
+import { Quarantine } from './history/quarantine.js';
+import { ENGINE_INBOX_PREFIX } from './nats/connect-options.js';
+import { RequestLimiter } from './transport/request-limit.js';
 import { mergeOperations, SFN_OPERATIONS } from './service/sfn-operations.js';
 import { mountConsole } from './console/console.js';
 import { startHttpGateway, type HttpGateway } from './transport/http-gateway.js';
@@ -94,27 +98,30 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const clock = options.clock ?? createSystemClock();
   const tokens = new TaskTokens(await clusterTaskTokenKey(nats.nc, s, nats.replicas));
   const metrics = new NodeMetrics();
+  // Stored messages that do not decode or fit their shape: logged, counted, left for `actorflow quarantine`.
+  const quarantine = new Quarantine(log.child({ c: 'quarantine' }), (kind) => metrics.quarantined(kind));
   // Replicated history: read the last transition from the stream leader (see HistoryStore).
-  const store = new MeteredHistoryStore(metrics, nats.js, nats.jsm, s.streams.history, nats.replicas > 1);
-  const queues = new TaskQueues(nats.js, nats.jsm, s, (err) => log.warn({ err }, 'task list feed failed'));
-  const registry = new Registry(nats.registry);
+  const store = new MeteredHistoryStore(metrics, nats.js, nats.jsm, s.streams.history, nats.replicas > 1, quarantine);
+  const queues = new TaskQueues(nats.js, nats.jsm, s, (err) => log.warn({ err }, 'task list feed failed'), quarantine, config.taskConsumerIdleMs);
+  const registry = new Registry(nats.registry, quarantine);
   await registry.start();
   // Visibility: every node indexes AF_VISIBILITY in memory (loaded before recovery compares to it).
-  const visibility = new VisibilityIndex(nats.js, nats.jsm, s, log.child({ c: 'visibility' }));
+  const visibility = new VisibilityIndex(nats.js, nats.jsm, s, log.child({ c: 'visibility' }), quarantine);
   const visPublisher = new VisibilityPublisher(nats.js, s, log.child({ c: 'visibility' }));
   await visibility.start();
   log.info({ ms: Date.now() - started }, 'registry and visibility index loaded');
-  const retention = new Retention(nats.js, nats.jsm, s, clock, log.child({ c: 'retention' }));
+  const retention = new Retention(nats.js, nats.jsm, s, clock, log.child({ c: 'retention' }), quarantine);
   const owner: PartitionOwner = new PartitionOwner(nats, store, queues, createMachineSet(clock, inspector?.inspect), log.child({ c: 'owner' }), {
     sleepAfterMs: config.sleepAfterMs,
     registry,
     tokens,
+    quarantine,
     onClosed: async (run) => {
       const domain = await registry.domain(run.key.domain);
       await retention.schedule(run.key.partition, owner.subject(run.key), run.state.closedAt ?? clock.now(), retentionMs(domain.value?.retentionDays),
         s.visibility(run.key.domain, run.key.runId));
     },
-    onCommit: (run, events) => metrics.committed(run.events, events),
+    onCommit: (run, events) => metrics.committed((id) => run.log.peek(id), events),
     onVisibility: async (run) => {
       const rec = recordOf(run.key, run.state);
       const held = visibility.get(rec.domain, rec.execution.runId);
@@ -124,11 +131,12 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
     },
   });
   metrics.watch(nodeMetricSources(owner, queues));
-  const router = new Router(nats.nc, s, owner, config.partitions, OWNER_OPS, log.child({ c: 'router' }));
+  const router = new Router(nats.nc, s, owner, config.partitions, OWNER_OPS, log.child({ c: 'router' }),
+    new ReplyGuard([ENGINE_INBOX_PREFIX], (reason) => metrics.requestDropped('owner', reason), log.child({ c: 'router' }), 'owner call'));
   owner.useEffects(new CrossRunEffects(router, log.child({ c: 'cross-run' })));
   // Requests for a run go to its partition's owner: in-process here, over af.part.<p>.* elsewhere.
   // Step Functions executions: their own host on the same partitions, router, history and task lists.
-  const sfn = new SfnHost({ nats, store, queues, router, registry, clock, tokens, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect });
+  const sfn = new SfnHost({ nats, store, queues, router, registry, clock, tokens, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect, quarantine });
   router.register(sfn.ownerOps());
   const ctx: ServiceContext = { registry, router, queues, store, visibility, subjects: s, clock, log, region: config.region, account: config.account, tokens };
   ctx.sfnExecutions = sfn.records;
@@ -179,7 +187,9 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
     for (const p of owned) router.serve(p);
   }
   // Over NATS both services share af.api.<Action>: their action names must not clash.
-  const api = new NatsApiServer(nats.nc, ctx, mergeOperations(OPERATIONS, SFN_OPERATIONS), log.child({ c: 'api' }));
+  const api = new NatsApiServer(nats.nc, ctx, mergeOperations(OPERATIONS, SFN_OPERATIONS), log.child({ c: 'api' }),
+    new ReplyGuard(config.apiReplyPrefixes, (reason) => metrics.requestDropped('api', reason), log.child({ c: 'api' })),
+    new RequestLimiter(config.apiLimits));
   api.start();
   // Node introspection for operators and benchmarks: memory and run counts.
   nats.nc.subscribe(`${s.prefix}.node.${config.nodeName}.stats`, {

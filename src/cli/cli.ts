@@ -7,6 +7,7 @@ import { demoCommand, machinesCommand, serveCommand } from './commands/engine.js
 import { domainsCommand, executionsCommand } from './commands/lists.js';
 import { describeCommand, historyCommand, signalCommand, terminateCommand } from './commands/runs.js';
 import { clusterCommand } from './commands/cluster.js';
+import { quarantineCommand } from './commands/quarantine.js';
 
 const DEFAULT_NATS = 'nats://127.0.0.1:4222';
 
@@ -19,7 +20,7 @@ export const GLOBAL_FLAGS: FlagSpecs = {
 
 export const COMMANDS: readonly Command[] = [
   serveCommand, demoCommand, domainsCommand, executionsCommand, describeCommand, historyCommand,
-  signalCommand, terminateCommand, machinesCommand, clusterCommand,
+  signalCommand, terminateCommand, machinesCommand, clusterCommand, quarantineCommand,
 ];
 
 export function generalUsage(): string {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { HistoryEvent } from '../../machines/history-event.js';
 import type { ExecutionState } from '../../machines/execution-state.js';
-import { decode } from '../nats/codec.js';
+import { decodeStored } from '../history/quarantine.js';
 import type { Nats } from '../nats/infrastructure.js';
 import type { RunKey } from '../runtime/execution.js';
 import type { PartitionOwner } from '../runtime/partition-owner.js';
@@ -142,7 +142,8 @@ export class RunFeeds {
     if (live.has(feed.id) && router.owns(feed.key.partition)) {
       const run = await owner.open(feed.key); // a live run: handed out without I/O
       if (run && !run.isDead) {
-        return { events: run.events, state: run.state, actors: actorViews(run.actors, run.events, this.graphs), source: 'live' };
+        const events = await run.log.all(); // the console shows a whole history (a development tool)
+        return { events, state: run.state, actors: actorViews(run.actors, events, this.graphs), source: 'live' };
       }
     }
     const last = await this.lastEventId(feed.subject);
@@ -195,7 +196,7 @@ export class RunFeeds {
     const { jsm, subjects } = this.host.nats;
     const m = await jsm.direct.getMessage(subjects.streams.history, { last_by_subj: subject });
     if (!m) return 0;
-    const events = decode<{ events: HistoryEvent[] }>(m.data).events;
+    const events = decodeStored<{ events: HistoryEvent[] }>('history', m.data, { stream: subjects.streams.history, subject: m.subject, seq: m.seq }).events;
     return events[events.length - 1]?.id ?? 0;
   }
 }

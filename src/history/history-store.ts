@@ -1,6 +1,8 @@
 import { JetStreamApiError, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { HistoryEvent } from '../../machines/history-event.js';
-import { decode, encode } from '../nats/codec.js';
+import { encode } from '../nats/codec.js';
+import { DamagedRecordError, UNREPORTED, type Quarantine } from './quarantine.js';
+import { isSfnHistory } from './record-shapes.js';
 
 /** JetStream error codes the store reacts to. */
 export const JsCodes = { StreamWrongLastSequence: 10071 } as const;
@@ -38,6 +40,9 @@ export interface LastTransition<X = unknown> {
   seq: number;
 }
 
+/** Receives one stored transition: its events, stream sequence and stored size in bytes. */
+export type TransitionSink = (events: HistoryEvent[], seq: number, bytes: number) => void;
+
 export interface RunHistory {
   events: HistoryEvent[];
   /** Stream sequence of the last transition (0 for an empty subject): the next append's fence. */
@@ -57,7 +62,23 @@ export class HistoryStore {
    * a leader change (the request times out), or one that lags behind the fence; the leader is exact.
    */
   constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, private readonly stream: string,
-    private readonly leaderReads = false) {}
+    private readonly leaderReads = false, private readonly quarantine: Quarantine = UNREPORTED) {}
+
+  /**
+   * The one decoder of stored transitions: shape checked, and (`expectId`) continuing the run's
+   * event ids. A message that does not fit is quarantined: DamagedRecordError names it.
+   */
+  private transition(m: { subject: string; seq: number; data: Uint8Array }, expectId?: number): Transition {
+    const at = { stream: this.stream, subject: m.subject, seq: m.seq };
+    const t = this.quarantine.decode<Transition>('history', m.data, at);
+    // SWF runs fold every event (ids are positions); a Step Functions rebuild reads only the last message.
+    if (expectId !== undefined && !isSfnHistory(m.subject) && t.events[0]!.id !== expectId) {
+      const err = new DamagedRecordError({ ...at, kind: 'history', reason: `its first event id is ${t.events[0]!.id}, the run's next is ${expectId}` });
+      this.quarantine.report(err);
+      throw err;
+    }
+    return t;
+  }
 
   /**
    * Appends one transition (with an optional `extra` payload kept beside its events); returns its
@@ -87,7 +108,7 @@ export class HistoryStore {
   async readLast<X = unknown>(subject: string): Promise<LastTransition<X> | undefined> {
     const last = await this.lastOf(subject);
     if (!last) return undefined;
-    const t = decode<Transition>(last.data);
+    const t = this.transition(last);
     return { events: t.events, extra: t.extra as X | undefined, seq: last.seq };
   }
 
@@ -97,22 +118,42 @@ export class HistoryStore {
       : this.jsm.direct.getMessage(this.stream, { last_by_subj: subject });
   }
 
+  private firstOf(subject: string) {
+    const q = { seq: 1, next_by_subj: subject } as unknown as { seq: number };
+    return this.leaderReads ? this.jsm.streams.getMessage(this.stream, q) : this.jsm.direct.getMessage(this.stream, q);
+  }
+
   /** Reads a whole run. An empty subject answers at once (no consumer wait). */
   async read(subject: string): Promise<RunHistory> {
-    const last = await this.lastOf(subject);
-    if (!last) return { events: [], lastSeq: 0 };
-    if (last.seq !== undefined && (decode<Transition>(last.data).events[0]?.id ?? 0) === 1) {
-      return { events: decode<Transition>(last.data).events, lastSeq: last.seq };
-    }
-    if (this.leaderReads) return this.readFromLeader(subject, last.seq, decode<Transition>(last.data).events[0]!.id);
     const events: HistoryEvent[] = [];
+    const lastSeq = await this.scan(subject, (batch) => { for (const e of batch) events.push(e); });
+    return { events, lastSeq };
+  }
+
+  /**
+   * Streams a run's transitions in order (with their stream sequence and stored size) without
+   * holding them; returns the last sequence (0 for an empty subject). A message that does not decode,
+   * fit its shape or continue the run's event ids is quarantined (DamagedRecordError, see `transition`).
+   */
+  async scan(subject: string, onTransition: TransitionSink): Promise<number> {
+    const last = await this.lastOf(subject);
+    if (!last) return 0;
+    const tail = this.transition(last);
+    if (tail.events[0]!.id === 1) {
+      // One transition, unless it repeats the first (a foreign write: the fence never lets the engine do that).
+      const first = await this.firstOf(subject);
+      if (!first || first.seq === last.seq) { onTransition(tail.events, last.seq, last.data.length); return last.seq; }
+      this.transition(last, this.transition(first).events.at(-1)!.id + 1);
+    }
+    const next = continuity(onTransition);
+    if (this.leaderReads) return this.scanFromLeader(subject, last.seq, tail.events[0]!.id, next);
     const consumer = await this.js.consumers.get(this.stream, { filter_subjects: subject });
     try {
       while (true) {
         const batch = await consumer.fetch({ max_messages: 1000, expires: 5000 });
         let done = false;
         for await (const m of batch) {
-          events.push(...decode<Transition>(m.data).events);
+          next(m, (expect) => this.transition(m, expect));
           if (m.seq >= last.seq) { done = true; break; }
         }
         if (done) break;
@@ -120,7 +161,14 @@ export class HistoryStore {
     } finally {
       await consumer.delete().catch(() => undefined);
     }
-    return { events, lastSeq: last.seq };
+    return last.seq;
+  }
+
+  /** The events of one stored transition, by its stream sequence (paging a long history). */
+  async readTransition(seq: number): Promise<HistoryEvent[]> {
+    const m = this.leaderReads ? await this.jsm.streams.getMessage(this.stream, { seq }) : await this.jsm.direct.getMessage(this.stream, { seq });
+    if (!m) throw new Error(`history message ${seq} of ${this.stream} is gone`);
+    return this.transition(m).events;
   }
 
   /**
@@ -128,28 +176,32 @@ export class HistoryStore {
    * consumer: on nats-server 2.9 an ephemeral consumer of an R3 stream may be placed on a peer that
    * just died, and its creation then times out for as long as that peer is down.
    */
-  private async readFromLeader(subject: string, lastSeq: number, lastFirstId: number): Promise<RunHistory> {
-    const events: HistoryEvent[] = [];
+  private async scanFromLeader(subject: string, lastSeq: number, lastFirstId: number, next: ContinuitySink): Promise<number> {
+    let lastId = 0;
     for (let seq = 1; ;) {
       const m = await this.jsm.streams.getMessage(this.stream, { seq, next_by_subj: subject } as unknown as { seq: number });
       if (!m) throw new Error(`history of ${subject} ends before sequence ${lastSeq}`);
-      events.push(...decode<Transition>(m.data).events);
+      lastId = next(m, (expect) => this.transition(m, expect)) ?? lastId;
       if (m.seq >= lastSeq) break;
       seq = m.seq + 1;
     }
-    if (events.at(-1)!.id < lastFirstId) throw new Error(`history of ${subject} is missing its last transition`);
-    return { events, lastSeq };
+    if (lastId < lastFirstId) throw new Error(`history of ${subject} is missing its last transition`);
+    return lastSeq;
   }
 
   /**
-   * Reads every run under a subject filter in one pass (recovery): one ordered consumer streams the
-   * filter's messages up to the stream's current end, and the runs in `wanted` are handed over whole.
+   * Streams every run under a subject filter in one pass (recovery): one ordered consumer reads the
+   * filter's messages up to the stream's current end, and each transition of a run in `wanted` is
+   * handed over as it comes (in order per run), so no run's whole history is held here. A run with a
+   * damaged message gets no more transitions after it: `onDamaged` is told once (it is quarantined).
    */
-  async readAll(filter: string, wanted: ReadonlySet<string>, onRun: (subject: string, history: RunHistory) => void): Promise<void> {
+  async readAll(filter: string, wanted: ReadonlySet<string>, onTransition: (subject: string, events: HistoryEvent[], seq: number, bytes: number) => void,
+    onDamaged: (subject: string, err: DamagedRecordError) => void = () => undefined): Promise<void> {
     const info = await this.jsm.streams.info(this.stream);
     const end = info.state.last_seq;
     if (end === 0 || wanted.size === 0) return;
-    const runs = new Map<string, RunHistory>();
+    const nextId = new Map<string, number>();
+    const damaged = new Set<string>();
     const consumer = await this.js.consumers.get(this.stream, { filter_subjects: filter });
     try {
       let done = false;
@@ -158,11 +210,17 @@ export class HistoryStore {
         let got = 0;
         for await (const m of batch) {
           got++;
-          if (wanted.has(m.subject)) {
-            let h = runs.get(m.subject);
-            if (!h) { h = { events: [], lastSeq: 0 }; runs.set(m.subject, h); }
-            h.events.push(...decode<Transition>(m.data).events);
-            h.lastSeq = m.seq;
+          if (wanted.has(m.subject) && !damaged.has(m.subject)) {
+            try {
+              const t = this.transition(m, nextId.get(m.subject) ?? 1);
+              nextId.set(m.subject, t.events.at(-1)!.id + 1);
+              onTransition(m.subject, t.events, m.seq, m.data.length);
+            } catch (e) {
+              if (!(e instanceof DamagedRecordError)) throw e;
+              damaged.add(m.subject);
+              nextId.delete(m.subject);
+              onDamaged(m.subject, e);
+            }
           }
           if (m.seq >= end || m.info.pending === 0) { done = true; break; }
         }
@@ -171,6 +229,20 @@ export class HistoryStore {
     } finally {
       await consumer.delete().catch(() => undefined);
     }
-    for (const [subject, h] of runs) onRun(subject, h);
   }
+}
+
+type StoredMessage = { seq: number; data: Uint8Array };
+/** Hands one message on after checking it continues the run; returns its last event id. */
+type ContinuitySink = (m: StoredMessage, decodeAt: (expectId: number) => Transition) => number | undefined;
+
+/** A TransitionSink that checks each transition starts where the previous one ended (ids 1, 2, …). */
+function continuity(onTransition: TransitionSink): ContinuitySink {
+  let expect = 1;
+  return (m, decodeAt) => {
+    const t = decodeAt(expect);
+    expect = t.events.at(-1)!.id + 1;
+    onTransition(t.events, m.seq, m.data.length);
+    return t.events.at(-1)!.id;
+  };
 }

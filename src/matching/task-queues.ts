@@ -1,6 +1,7 @@
 import { AckPolicy, DeliverPolicy, type Consumer, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { randomBytes } from 'node:crypto';
 import { encode } from '../nats/codec.js';
+import { UNREPORTED, type Quarantine } from '../history/quarantine.js';
 import { taskListConsumer, type Subjects } from '../nats/subjects.js';
 import { LocalTaskList, type Delivery } from './local-task-list.js';
 
@@ -16,6 +17,8 @@ export interface TaskMessage {
 }
 
 const NS = 1_000_000;
+/** Default AF_TASK_CONSUMER_IDLE_MS: a task list's consumer goes this long after its last poll. */
+export const DEFAULT_CONSUMER_IDLE_MS = 300_000;
 
 /**
  * Task lists (ARCHITECTURE decision 7): a task whose history is persisted goes straight to a
@@ -26,9 +29,31 @@ const NS = 1_000_000;
 export class TaskQueues {
   private readonly consumers = new Map<string, Promise<Consumer>>();
   private readonly lists = new Map<string, LocalTaskList>();
+  private readonly sweeper: NodeJS.Timeout;
 
+  /**
+   * `consumerIdleMs`: a task list's durable consumer exists only while pollers use it. It is made
+   * by the first poll and removed by the server (`inactive_threshold`) this long after the last
+   * pull ended on any node; this node forgets its own copy after half of it. Counting and
+   * enqueueing need no consumer, so names nobody polls leave nothing behind.
+   */
   constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, private readonly s: Subjects,
-    private readonly onError: (e: unknown) => void = () => undefined) {}
+    private readonly onError: (e: unknown) => void = () => undefined, private readonly quarantine: Quarantine = UNREPORTED,
+    private readonly consumerIdleMs = DEFAULT_CONSUMER_IDLE_MS) {
+    this.sweeper = setInterval(() => this.forgetIdle(), Math.max(250, Math.floor(consumerIdleMs / 4)));
+    this.sweeper.unref();
+  }
+
+  /** Drops the local task lists nobody polled for half the idle time (before the server drops their consumers). */
+  private forgetIdle(): void {
+    const before = Date.now() - this.consumerIdleMs / 2;
+    for (const [k, l] of this.lists) {
+      if (!l.idleSince(before)) continue;
+      this.lists.delete(k);
+      const [domain, kind, taskList] = k.split('\u0000') as [string, 'd' | 'a', string];
+      this.consumers.delete(taskListConsumer(domain, kind, taskList));
+    }
+  }
 
   private static key(domain: string, kind: 'd' | 'a', taskList: string): string {
     return `${domain}\u0000${kind}\u0000${taskList}`;
@@ -79,10 +104,14 @@ export class TaskQueues {
     let c = this.consumers.get(name);
     if (!c) {
       c = (async () => {
+        const inactive_threshold = this.consumerIdleMs * NS;
         await this.jsm.consumers.add(this.s.streams.tasks, {
           durable_name: name, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All,
           filter_subject: this.s.taskList(domain, kind, taskList), ack_wait: 30_000 * NS, max_ack_pending: -1,
-          max_waiting: 4096,
+          max_waiting: 4096, inactive_threshold,
+        }).catch(async (e: unknown) => {
+          // A consumer made before consumers expired (no inactive_threshold): give it one.
+          await this.jsm.consumers.update(this.s.streams.tasks, name, { inactive_threshold }).catch(() => { throw e; });
         });
         return this.js.consumers.get(this.s.streams.tasks, name);
       })();
@@ -96,7 +125,11 @@ export class TaskQueues {
     const k = TaskQueues.key(domain, kind, taskList);
     let l = this.lists.get(k);
     if (!l) {
-      l = new LocalTaskList(() => this.consumer(domain, kind, taskList), this.onError);
+      // A failed pull may mean the server removed the consumer: the next one asks for it again.
+      l = new LocalTaskList(() => this.consumer(domain, kind, taskList), (e) => {
+        this.consumers.delete(taskListConsumer(domain, kind, taskList));
+        this.onError(e);
+      }, (m) => this.quarantine.tryDecode<TaskMessage>('task', m.data, { stream: this.s.streams.tasks, subject: m.subject, seq: m.seq }));
       if (this.closed) l.close();
       this.lists.set(k, l);
     }
@@ -115,10 +148,10 @@ export class TaskQueues {
    */
   async poll<T>(domain: string, kind: 'd' | 'a', taskList: string, deadline: number,
     start: (t: TaskMessage) => Promise<T | null>, signal?: AbortSignal): Promise<T | null> {
-    const list = this.list(domain, kind, taskList);
     const stillWanted = () => !signal?.aborted;
     while (stillWanted() && Date.now() < deadline) {
-      const d = await list.wait(deadline, signal);
+      // Looked up each round: an idle list may have been forgotten while a task was being started.
+      const d = await this.list(domain, kind, taskList).wait(deadline, signal);
       if (!d) return null;
       if (!stillWanted()) { await this.giveBack(d); return null; }
       let result: T | null;
@@ -134,11 +167,19 @@ export class TaskQueues {
     return null;
   }
 
-  /** Exact count of tasks waiting in JetStream for a task list (pending plus handed out, not yet acked). */
+  /**
+   * Exact count of tasks waiting in JetStream for a task list (pending plus handed out, not yet
+   * acked): the work queue's messages on its subject. Needs no consumer, so counting makes none.
+   */
   async pending(domain: string, kind: 'd' | 'a', taskList: string): Promise<number> {
-    const consumer = await this.consumer(domain, kind, taskList);
-    const info = await consumer.info();
-    return info.num_pending + info.num_ack_pending;
+    const subject = this.s.taskList(domain, kind, taskList);
+    const info = await this.jsm.streams.info(this.s.streams.tasks, { subjects_filter: subject });
+    return info.state.subjects?.[subject] ?? 0;
+  }
+
+  /** Task lists this node keeps locally (pollers waiting now or recently). */
+  get localLists(): number {
+    return this.lists.size;
   }
 
   /** Polls waiting on this node, by kind (metrics). */
@@ -153,6 +194,7 @@ export class TaskQueues {
   /** Shutdown: every waiting poll answers empty now, and later polls answer empty at once. */
   close(): void {
     this.closed = true;
+    clearInterval(this.sweeper);
     for (const l of this.lists.values()) l.close();
   }
 }

@@ -1,6 +1,7 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { HistoryEvent } from '../../machines/history-event.js';
 import { HistoryConflictError, HistoryStore, TransitionTooLargeError } from '../history/history-store.js';
+import type { Quarantine } from '../history/quarantine.js';
 import type { NodeMetrics } from './metrics.js';
 
 /**
@@ -9,8 +10,8 @@ import type { NodeMetrics } from './metrics.js';
  * JetStream and is not counted.
  */
 export class MeteredHistoryStore extends HistoryStore {
-  constructor(private readonly metrics: NodeMetrics, js: JetStreamClient, jsm: JetStreamManager, stream: string, leaderReads = false) {
-    super(js, jsm, stream, leaderReads);
+  constructor(private readonly metrics: NodeMetrics, js: JetStreamClient, jsm: JetStreamManager, stream: string, leaderReads = false, quarantine?: Quarantine) {
+    super(js, jsm, stream, leaderReads, quarantine);
   }
 
   override async append(subject: string, runId: string, events: HistoryEvent[], lastSeq: number, writer: string, extra?: unknown): Promise<number> {

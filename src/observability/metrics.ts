@@ -48,6 +48,8 @@ export class NodeMetrics {
   private readonly dispatch: Histogram<'kind'>;
   private readonly append: Histogram;
   private readonly appendFailures: Counter<'reason'>;
+  private readonly dropped: Counter<'subject' | 'reason'>;
+  private readonly quarantine: Counter<'kind'>;
   private sources: MetricSources | undefined;
 
   constructor(options: MetricsOptions = {}) {
@@ -76,6 +78,10 @@ export class NodeMetrics {
       buckets: APPEND_BUCKETS, registers,
     });
     this.appendFailures = counter('actorflow_history_append_failures_total', 'JetStream appends that failed (conflict: fenced off by another writer)', ['reason']);
+    this.dropped = counter('actorflow_nats_requests_dropped_total',
+      'NATS requests dropped unanswered (reply_subject: not a client inbox, so answering could write into storage)', ['subject', 'reason']);
+    this.quarantine = counter('actorflow_quarantined_records_total',
+      'Stored messages that do not decode or fit their shape, left in place for `actorflow quarantine` (one count per message and node)', ['kind']);
 
     new Gauge({
       name: 'actorflow_open_executions', help: 'Open workflow executions owned by this node: live in memory or sleeping',
@@ -113,6 +119,7 @@ export class NodeMetrics {
     for (const t of TIMEOUT_TYPES) this.timedOut.inc({ kind: 'activity', timeout_type: t }, 0);
     for (const event of ['started', 'fired', 'canceled']) this.timers.inc({ event }, 0);
     for (const reason of ['conflict', 'error']) this.appendFailures.inc({ reason }, 0);
+    for (const subject of ['api', 'owner']) for (const reason of ['no_reply', 'reply_subject']) this.dropped.inc({ subject, reason }, 0);
   }
 
   /** Where the gauges read from (the node's owner and task lists, built after the store). */
@@ -121,11 +128,11 @@ export class NodeMetrics {
   }
 
   /**
-   * Counts one persisted transition. `history` is the run's whole history, ending with `events`
-   * (event ids are 1-based positions in it): the dispatch latency of a Started event is read from
-   * its Scheduled event there.
+   * Counts one persisted transition. `history` looks up an event of the run without I/O (undefined
+   * when it is no longer in memory): the dispatch latency of a Started event is read from its
+   * Scheduled event there.
    */
-  committed(history: readonly HistoryEvent[], events: readonly HistoryEvent[]): void {
+  committed(history: (id: number) => HistoryEvent | undefined, events: readonly HistoryEvent[]): void {
     this.events.inc(events.length);
     for (const e of events) {
       const status = CLOSE_EVENTS[e.type];
@@ -150,10 +157,10 @@ export class NodeMetrics {
     }
   }
 
-  private startedTask(kind: Kind, history: readonly HistoryEvent[], e: HistoryEvent): void {
+  private startedTask(kind: Kind, history: (id: number) => HistoryEvent | undefined, e: HistoryEvent): void {
     this.taskStarted.inc({ kind });
     const id = e.attrs.scheduledEventId as number;
-    const scheduled = history[id - 1];
+    const scheduled = history(id);
     if (scheduled?.id === id) this.dispatch.observe({ kind }, Math.max(0, e.at - scheduled.at) / 1000);
   }
 
@@ -164,6 +171,16 @@ export class NodeMetrics {
 
   appendFailed(reason: 'conflict' | 'error'): void {
     this.appendFailures.inc({ reason });
+  }
+
+  /** A NATS request on `api` or `owner` (af.part) subjects dropped unanswered. */
+  requestDropped(subject: 'api' | 'owner', reason: string): void {
+    this.dropped.inc({ subject, reason });
+  }
+
+  /** One stored message quarantined (see src/history/quarantine.ts). */
+  quarantined(kind: string): void {
+    this.quarantine.inc({ kind });
   }
 
   /** The Prometheus text exposition of every metric of this node. */

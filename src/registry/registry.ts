@@ -1,11 +1,14 @@
 import { KvWatchInclude, type KV } from '@nats-io/kv';
 import { JetStreamApiError } from '@nats-io/jetstream';
-import { decode, encode } from '../nats/codec.js';
+import { encode } from '../nats/codec.js';
 import { kvToken } from '../nats/subjects.js';
 import { JsCodes } from '../history/history-store.js';
+import { DamagedRecordError, UNREPORTED, type Quarantine } from '../history/quarantine.js';
 import type { DomainRecord, TypeKind, TypeRecord } from './records.js';
 
 interface Cached<T> { value: T | null; revision: number }
+/** A cached key whose stored record is damaged: reads of it answer the error. */
+interface CachedEntry { value: unknown; revision: number; damaged?: DamagedRecordError }
 
 /** Thrown by `create` when the key exists and by `update` when another writer changed it first. */
 export class RegistryConflictError extends Error {
@@ -20,10 +23,22 @@ export class RegistryConflictError extends Error {
  * keeps current (types are read on every ScheduleActivityTask decision).
  */
 export class Registry {
-  private readonly cache = new Map<string, Cached<unknown>>();
+  private readonly cache = new Map<string, CachedEntry>();
   private stopWatch: (() => void) | undefined;
 
-  constructor(private readonly kv: KV) {}
+  constructor(private readonly kv: KV, private readonly quarantine: Quarantine = UNREPORTED) {}
+
+  /** The one decoder of registry records (shape checked by key); a damaged one is quarantined. */
+  private entry(e: { bucket: string; key: string; revision: number; operation: string; value: Uint8Array }): CachedEntry {
+    if (e.operation !== 'PUT') return { value: null, revision: e.revision };
+    const at = { stream: `KV_${e.bucket}`, subject: `$KV.${e.bucket}.${e.key}`, seq: e.revision };
+    try {
+      return { value: this.quarantine.decode('registry', e.value, at), revision: e.revision };
+    } catch (err) {
+      if (!(err instanceof DamagedRecordError)) throw err;
+      return { value: null, revision: e.revision, damaged: err };
+    }
+  }
 
   static domainKey(domain: string): string {
     return `d.${kvToken(domain)}`;
@@ -44,7 +59,7 @@ export class Registry {
       for await (const e of it) {
         const cur = this.cache.get(e.key);
         if (cur && cur.revision >= e.revision) continue;
-        this.cache.set(e.key, { value: e.operation === 'PUT' ? decode(e.value) : null, revision: e.revision });
+        this.cache.set(e.key, this.entry(e));
       }
     })().catch(() => undefined);
   }
@@ -53,14 +68,17 @@ export class Registry {
     this.stopWatch?.();
   }
 
+  /** A key's record; DamagedRecordError (InternalFailure naming it) when the stored record is damaged. */
   async get<T>(key: string): Promise<Cached<T>> {
-    const hit = this.cache.get(key) as Cached<T> | undefined;
-    if (hit) return hit;
-    const e = await this.kv.get(key);
-    const entry: Cached<T> = e && e.operation === 'PUT' ? { value: decode<T>(e.value), revision: e.revision } : { value: null, revision: e?.revision ?? 0 };
-    const cur = this.cache.get(key);
-    if (!cur || cur.revision < entry.revision) this.cache.set(key, entry);
-    return entry;
+    let hit = this.cache.get(key);
+    if (!hit) {
+      const e = await this.kv.get(key);
+      hit = e ? this.entry(e) : { value: null, revision: 0 };
+      const cur = this.cache.get(key);
+      if (!cur || cur.revision < hit.revision) this.cache.set(key, hit);
+    }
+    if (hit.damaged) throw hit.damaged;
+    return hit as Cached<T>;
   }
 
   async create<T>(key: string, value: T): Promise<void> {
@@ -106,7 +124,8 @@ export class Registry {
     const keys: string[] = [];
     for await (const k of await this.kv.keys(`${prefix}.>`)) keys.push(k);
     for (const k of keys) {
-      const { value } = await this.get<T>(k);
+      // A damaged record (quarantined) is left out of lists; reads of its key answer the fault.
+      const { value } = await this.get<T>(k).catch((e: unknown) => { if (e instanceof DamagedRecordError) return { value: null }; throw e; });
       if (value) out.push(value);
     }
     return out;

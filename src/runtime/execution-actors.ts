@@ -65,10 +65,14 @@ export class ExecutionActors {
   readonly activities = new Map<number, Actor<ActivityTaskMachine>>();
   readonly timers = new Map<string, Actor<TimerMachine>>();
 
-  constructor(private readonly m: MachineSet, private readonly reports: ActorReports, started: HistoryEvent) {
+  private readonly options: MachineSet['actorOptions'];
+
+  /** `clock`: the actors' timer clock when it is not the machines' own (a rebuild's GatedClock). */
+  constructor(private readonly m: MachineSet, private readonly reports: ActorReports, started: HistoryEvent, clock?: EngineClock) {
+    this.options = clock ? { ...m.actorOptions, clock } : m.actorOptions;
     const timeout = ms(started.attrs.executionStartToCloseTimeout) ?? 0;
     this.workflow = this.start(
-      createActor(m.workflow, { input: { startToCloseDeadline: started.at + timeout }, ...m.actorOptions }),
+      createActor(m.workflow, { input: { startToCloseDeadline: started.at + timeout }, ...this.options }),
       () => reports.workflowTimedOut(),
     );
   }
@@ -97,7 +101,7 @@ export class ExecutionActors {
         const scheduledEventId = e.id;
         this.decision = this.start(createActor(this.m.decision, {
           input: { scheduledAt: e.at, startToCloseMs: ms(a.startToCloseTimeout), scheduleToStartMs: ms(a.scheduleToStartTimeout) },
-          ...this.m.actorOptions,
+          ...this.options,
         }), (timeoutType: TimeoutType) => this.reports.decisionTimedOut(scheduledEventId, timeoutType));
         break;
       }
@@ -117,7 +121,7 @@ export class ExecutionActors {
             scheduledAt: e.at, scheduleToStartMs: ms(a.scheduleToStartTimeout), scheduleToCloseMs: ms(a.scheduleToCloseTimeout),
             startToCloseMs: ms(a.startToCloseTimeout), heartbeatMs: ms(a.heartbeatTimeout),
           },
-          ...this.m.actorOptions,
+          ...this.options,
         }), (timeoutType: TimeoutType, details: string | undefined) => this.reports.activityTimedOut(scheduledEventId, timeoutType, details)));
         break;
       }
@@ -138,7 +142,7 @@ export class ExecutionActors {
         const timerId = a.timerId as string;
         this.timers.set(timerId, this.start(createActor(this.m.timer, {
           input: { startedAt: e.at, startToFireMs: ms(a.startToFireTimeout) ?? 0 },
-          ...this.m.actorOptions,
+          ...this.options,
         }), () => this.reports.timerFired(timerId)));
         break;
       }

@@ -5,6 +5,8 @@ import { Fault } from '../domain/faults.js';
 import { HistoryConflictError, TransitionTooLargeError, type HistoryStore } from '../history/history-store.js';
 import { EventBatch } from './event-batch.js';
 import { ExecutionActors, type MachineSet } from './execution-actors.js';
+import { EventLog } from './event-log.js';
+import { GatedClock } from './gated-clock.js';
 
 export interface RunKey {
   domain: string;
@@ -40,7 +42,8 @@ export const MAX_HISTORY_EVENTS = 25_000;
  * JetStream, then feed them to the actors (persist, then act).
  */
 export class Execution {
-  readonly events: HistoryEvent[];
+  /** The run's history: the first event, an index, recent transitions; older ones are read back on demand. */
+  readonly log: EventLog;
   private lastSeq: number;
   readonly actors: ExecutionActors;
   private tail: Promise<unknown> = Promise.resolve();
@@ -48,9 +51,15 @@ export class Execution {
   /** Identifies this live copy in msgIDs (see HistoryStore.append). */
   private readonly writer = randomBytes(6).toString('base64url');
 
-  constructor(readonly key: RunKey, private readonly host: ExecutionHost, history: { events: HistoryEvent[]; lastSeq: number }) {
-    this.events = history.events;
-    this.lastSeq = history.lastSeq;
+  /**
+   * Built from the run's first stored transition; a rebuild feeds the rest with `replay` and then
+   * calls `replayed`. Meanwhile the actors' timers are held (a deadline already past must not fire
+   * before the later transitions are in).
+   */
+  constructor(readonly key: RunKey, private readonly host: ExecutionHost, first: { events: HistoryEvent[]; seq: number; bytes?: number }, replaying = false) {
+    this.log = new EventLog((seq) => host.store.readTransition(seq));
+    this.lastSeq = first.seq;
+    if (replaying) this.gate = new GatedClock(host.machines.clock);
     this.actors = new ExecutionActors(host.machines, {
       workflowTimedOut: () => this.later((s, b) => {
         if (s.closeStatus) return;
@@ -71,9 +80,26 @@ export class Execution {
         b.add('TimerFired', { timerId, startedEventId });
       }),
       actorError: (err) => host.onError(this, err),
-    }, history.events[0]!);
-    this.actors.apply(history.events);
+    }, first.events[0]!, this.gate);
+    this.log.push(first.events, first.seq, first.bytes);
+    this.actors.apply(first.events);
     this.lastActive = host.machines.clock.now();
+  }
+
+  /** Holds the actors' timers while a rebuild streams the history in. */
+  private gate: GatedClock | undefined;
+
+  /** Feeds the next stored transition of a rebuild. */
+  replay(events: HistoryEvent[], seq: number, bytes?: number): void {
+    this.log.push(events, seq, bytes);
+    this.lastSeq = seq;
+    this.actors.apply(events);
+  }
+
+  /** The whole history is in: the actors' timers run (each at its original deadline). */
+  replayed(): void {
+    this.gate?.open();
+    this.gate = undefined;
   }
 
   get state(): ExecutionState {
@@ -146,7 +172,7 @@ export class Execution {
       });
     }
     await this.append(batch.events);
-    this.events.push(...batch.events);
+    this.log.push(batch.events, this.lastSeq);
     this.actors.apply(batch.events);
     await this.host.afterCommit(this, batch.events);
     return batch.events;

@@ -4,18 +4,20 @@ import { Fault, fault } from '../domain/faults.js';
 import type { HistoryStore } from '../history/history-store.js';
 import type { TaskQueues } from '../matching/task-queues.js';
 import type { Nats } from '../nats/infrastructure.js';
-import { encode, decode } from '../nats/codec.js';
+import { encode } from '../nats/codec.js';
 import { kvToken } from '../nats/subjects.js';
 import { CLOSE_EVENTS, foldHistory, type ExecutionState } from '../../machines/execution-state.js';
 import type { HeartbeatMark, MachineSet } from './execution-actors.js';
 import { Execution, type ExecutionHost, type RunKey } from './execution.js';
 import { DeadlineQueue } from './deadline-queue.js';
 import type { Registry } from '../registry/registry.js';
-import { HistoryConflictError } from '../history/history-store.js';
+import { HistoryConflictError, type RunHistory } from '../history/history-store.js';
+import { DamagedRecordError, UNREPORTED, type Quarantine } from '../history/quarantine.js';
 import type { PartitionHost } from './partition-host.js';
 import type { TaskTokens } from '../domain/task-token.js';
 import { SingleFlight } from './single-flight.js';
 import type { RecoveryProgress } from './recovery-progress.js';
+import { EventLog } from './event-log.js';
 
 /** Effects of a transition on other runs; the service layer provides them (they call other owners). */
 export interface RunEffects {
@@ -37,7 +39,7 @@ export interface OpenRunRecord {
 /** A run's history and fold, for reads of runs that are not (or no longer) live here. */
 export interface RunView {
   key: RunKey;
-  events: HistoryEvent[];
+  log: EventLog;
   state: ExecutionState;
   live: Execution | undefined;
 }
@@ -76,6 +78,8 @@ export interface OwnerOptions {
   onCommit?: (run: Execution, events: readonly HistoryEvent[]) => void;
   /** Another writer won the history fence of a run in this partition (the lease manager checks it still owns it). */
   onConflict?: (partition: number) => void;
+  /** Where damaged history and af_runs records are reported (logged, counted). */
+  quarantine?: Quarantine;
 }
 
 /** Events that change what the visibility queries show about a run. */
@@ -185,7 +189,7 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
 
   /** Registers a freshly started run whose first transition is already persisted. */
   async adopt(key: RunKey, events: HistoryEvent[], lastSeq: number): Promise<Execution> {
-    const run = new Execution(key, this, { events, lastSeq });
+    const run = new Execution(key, this, { events, seq: lastSeq });
     this.live.set(PartitionOwner.id(key), run);
     await this.afterCommit(run, events);
     return run;
@@ -208,15 +212,19 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
       // Not put to sleep here: open only if af_runs says this run is the open one.
       if ((await this.openRun(key.domain, key.workflowId))?.runId !== key.runId) return undefined;
     }
-    const history = await this.store.read(this.subject(key));
-    if (history.events.length === 0) return undefined;
-    const run = new Execution(key, this, history);
+    // The history streams through the run's fold: only its recent transitions stay in memory. A
+    // transition that cannot be replayed quarantines the history (see replay).
+    let run: Execution | undefined;
+    await this.store.scan(this.subject(key), (events, seq, bytes) => { run = this.replay(key, run, events, seq, bytes); })
+      .catch((err: unknown) => { run?.kill(); throw err; });
+    if (!run) return undefined;
+    run.replayed();
     this.sleeping.delete(id);
     run.actors.restoreHeartbeats(sleeper?.heartbeats, this.machines.clock.now());
     if (!sleeper) await this.visibility(run);
     if (run.isClosed) {
       // Closed but not cleaned up (a crash came in between): redo what follows a close.
-      this.opts.effects?.afterCommit(run, run.events.slice(-1));
+      this.opts.effects?.afterCommit(run, [run.log.last]);
       await this.afterClose(run);
       return undefined;
     }
@@ -229,13 +237,42 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
     return run;
   }
 
+  private get quarantine(): Quarantine {
+    return this.opts.quarantine ?? UNREPORTED;
+  }
+
+  /**
+   * A run's live copy from its history. Events that fit their shape but cannot be replayed (the
+   * fold or a machine throws) make the history damaged too: it is quarantined at its last message.
+   */
+  private replay(key: RunKey, run: Execution | undefined, events: HistoryEvent[], seq: number, bytes: number): Execution {
+    try {
+      if (!run) return new Execution(key, this, { events, seq, bytes }, true);
+      run.replay(events, seq, bytes);
+      return run;
+    } catch (e) {
+      run?.kill();
+      if (e instanceof Fault || e instanceof DamagedRecordError) throw e;
+      const err = new DamagedRecordError({ kind: 'history', stream: this.nats.subjects.streams.history, subject: this.subject(key), seq,
+        reason: `cannot be replayed: ${e instanceof Error ? e.message : String(e)}` });
+      this.quarantine.report(err);
+      throw err;
+    }
+  }
+
   /** The run live or from history; UnknownResourceFault when there is no such run. */
   async view(key: RunKey): Promise<RunView> {
     const run = await this.open(key);
-    if (run) return { key, events: run.events, state: run.state, live: run };
-    const { events } = await this.store.read(this.subject(key));
-    if (events.length === 0) throw fault.unknownExecution(key.workflowId, key.runId);
-    return { key, events, state: foldHistory(events), live: undefined };
+    if (run) return { key, log: run.log, state: run.state, live: run };
+    // Closed (or elsewhere): folded as it streams by, keeping only what an EventLog keeps.
+    const log = new EventLog((seq) => this.store.readTransition(seq));
+    let state: ExecutionState | undefined;
+    await this.store.scan(this.subject(key), (events, seq, bytes) => {
+      log.push(events, seq, bytes);
+      state = foldHistory(events, state);
+    });
+    if (!state) throw fault.unknownExecution(key.workflowId, key.runId);
+    return { key, log, state, live: undefined };
   }
 
   /**
@@ -254,19 +291,29 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
     }
     if (wanted.size === 0) return 0;
     const filters = partitions.size === totalPartitions ? [this.nats.subjects.historyAll()] : [...partitions].map((p) => this.nats.subjects.historyPartition(p));
-    const rebuilt: Execution[] = [];
+    // Each run folds its transitions as they stream by: only recent ones stay in memory.
+    const building = new Map<string, Execution | null>();
     for (const filter of filters) {
-      await this.store.readAll(filter, new Set(wanted.keys()), (subject, history) => {
+      await this.store.readAll(filter, new Set(wanted.keys()), (subject, events, seq, bytes) => {
         const key = wanted.get(subject)!;
-        progress?.read();
+        const run = building.get(subject);
+        if (run === null) return;
+        if (run === undefined) progress?.read(); // a run's first transitions: one more history being read
         try {
-          const run = new Execution(key, this, history);
-          run.actors.restoreHeartbeats(undefined, this.machines.clock.now());
-          rebuilt.push(run);
+          building.set(subject, this.replay(key, run, events, seq, bytes));
         } catch (err) {
-          this.log.error({ err, ...key }, 'could not rebuild run');
+          // Quarantined (see replay): the run stays broken for its callers, the rest recovers.
+          building.set(subject, null);
+          if (!(err instanceof DamagedRecordError)) this.log.error({ err, ...key }, 'could not rebuild run');
         }
-      });
+      }, (subject) => { building.get(subject)?.kill(); building.set(subject, null); });
+    }
+    const rebuilt: Execution[] = [];
+    for (const run of building.values()) {
+      if (!run) continue;
+      run.replayed();
+      run.actors.restoreHeartbeats(undefined, this.machines.clock.now());
+      rebuilt.push(run);
     }
     let n = 0;
     let i = 0;
@@ -276,7 +323,7 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
         const id = PartitionOwner.id(run.key);
         await this.visibility(run);
         if (run.isClosed) {
-          this.opts.effects?.afterCommit(run, run.events.slice(-1));
+          this.opts.effects?.afterCommit(run, [run.log.last]);
           await this.afterClose(run);
           continue;
         }
@@ -340,9 +387,8 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
    */
   private async requeueUnstarted(run: Execution): Promise<void> {
     const s = run.state;
-    const byId = new Map(run.events.map((e) => [e.id, e]));
-    if (s.decision && s.decision.startedEventId === null) await this.enqueue(run, 'd', byId.get(s.decision.scheduledEventId)!, true);
-    for (const a of Object.values(s.activities)) if (a.startedEventId === null) await this.enqueue(run, 'a', byId.get(a.scheduledEventId)!, true);
+    if (s.decision && s.decision.startedEventId === null) await this.enqueue(run, 'd', await run.log.get(s.decision.scheduledEventId), true);
+    for (const a of Object.values(s.activities)) if (a.startedEventId === null) await this.enqueue(run, 'a', await run.log.get(a.scheduledEventId), true);
   }
 
   /** Publishes the run's visibility record (before a closed run frees its workflowId). */
@@ -435,7 +481,10 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
         let done = false;
         for await (const m of await consumer.fetch({ max_messages: 10_000, expires: 2000 })) {
           got++;
-          if (!m.headers?.get('KV-Operation') && m.data.length > 0) out.push(decode(m.data));
+          if (m.headers?.get('KV-Operation') || m.data.length === 0) continue;
+          // A damaged record is skipped (quarantined): its run is not recovered, every other one is.
+          const rec = this.quarantine.tryDecode<OpenRunRecord & { domain: string; workflowId: string }>('runs', m.data, { stream, subject: m.subject, seq: m.seq });
+          if (rec) out.push(rec);
           if (m.info.pending === 0) { done = true; break; }
         }
         if (done || got === 0) break;
@@ -448,9 +497,11 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
 
   /** The open run of a workflowId as af_runs records it, or undefined. */
   async openRun(domain: string, workflowId: string): Promise<(OpenRunRecord & { revision: number }) | undefined> {
-    const e = await this.nats.runs.get(runsKey(domain, workflowId));
+    const key = runsKey(domain, workflowId);
+    const e = await this.nats.runs.get(key);
     if (!e || e.operation !== 'PUT') return undefined;
-    return { ...decode<OpenRunRecord>(e.value), revision: e.revision };
+    const at = { stream: `KV_${this.nats.subjects.buckets.runs}`, subject: `$KV.${this.nats.subjects.buckets.runs}.${key}`, seq: e.revision };
+    return { ...this.quarantine.decode<OpenRunRecord>('runs', e.value, at), revision: e.revision };
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
-import { decode, encode } from '../nats/codec.js';
+import { encode } from '../nats/codec.js';
+import { UNREPORTED, type Quarantine } from '../history/quarantine.js';
 import type { Subjects } from '../nats/subjects.js';
 import type { EngineClock } from './clock.js';
 import { DeadlineQueue } from './deadline-queue.js';
@@ -31,7 +32,7 @@ export class Retention implements PartitionHost {
   private readonly records = new Map<string, { rec: RetentionRecord; seq: number; partition: number }>();
 
   constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, private readonly s: Subjects,
-    private readonly clock: EngineClock, private readonly log: Logger) {
+    private readonly clock: EngineClock, private readonly log: Logger, private readonly quarantine: Quarantine = UNREPORTED) {
     this.due = new DeadlineQueue(clock, (id) => { void this.expire(id); });
   }
 
@@ -61,8 +62,8 @@ export class Retention implements PartitionHost {
         for (;;) {
           let done = false;
           for await (const m of await consumer.fetch({ max_messages: 1000, expires: 5000 })) {
-            this.track(decode<RetentionRecord>(m.data), m.seq, p);
-            n++;
+            const rec = this.quarantine.tryDecode<RetentionRecord>('retention', m.data, { stream: this.s.streams.retention, subject: m.subject, seq: m.seq });
+            if (rec) { this.track(rec, m.seq, p); n++; }
             if (m.seq >= last.seq) { done = true; break; }
           }
           if (done) break;

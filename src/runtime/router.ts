@@ -4,6 +4,7 @@ import { Fault } from '../domain/faults.js';
 import { decode, encode } from '../nats/codec.js';
 import { partitionOf, type Subjects } from '../nats/subjects.js';
 import { faultToWire, fromWire, toWire, type WireReply } from '../transport/wire.js';
+import type { ReplyGuard } from '../transport/reply-subjects.js';
 import type { PartitionOwner } from './partition-owner.js';
 
 /** An operation that must run on the owner of the execution's partition. */
@@ -37,6 +38,8 @@ export class Router {
     readonly partitions: number,
     ops: Readonly<Record<string, OwnerOp>>,
     private readonly log: Logger,
+    /** Owner calls come from engine nodes: answered only on the engine inbox (never into a stream). */
+    private readonly replies: ReplyGuard,
   ) {
     for (const [op, fn] of Object.entries(ops)) this.handlers.set(op, (payload) => fn(owner, payload));
   }
@@ -90,7 +93,7 @@ export class Router {
     if (this.subs.has(p)) return;
     const sub: Subscription = this.nc.subscribe(this.s.partitionWildcard(p), {
       callback: (err, m) => {
-        if (err) return;
+        if (err || !this.replies.allows(m.subject, m.reply)) return;
         // Arrived while the partition was being released: the caller retries with the new owner.
         if (this.subs.get(p) !== sub) {
           m.respond(encode(faultToWire(new Fault('InternalFailure', `partition ${p} changed owner; retry`))));

@@ -41,12 +41,12 @@ export class CrossRunEffects implements RunEffects {
 
   resume(run: Execution): void {
     const s = run.state;
-    const byId = (id: number) => run.events[id - 1]!;
+    const byId = (id: number) => run.log.get(id);
     for (const c of Object.values(s.children)) {
-      if (c.runId === null) this.spawn(() => this.startChild(run, byId(c.initiatedEventId)));
+      if (c.runId === null) this.spawn(async () => this.startChild(run, await byId(c.initiatedEventId)));
       else this.spawn(() => this.recheckChild(run, c.workflowId, c.runId!, c.initiatedEventId));
     }
-    for (const x of Object.values(s.externals)) this.spawn(() => this.external(run, byId(x.initiatedEventId), x.kind === 'signal' ? 'signal' : 'requestCancel'));
+    for (const x of Object.values(s.externals)) this.spawn(async () => this.external(run, await byId(x.initiatedEventId), x.kind === 'signal' ? 'signal' : 'requestCancel'));
   }
 
   private spawn(fn: () => Promise<void>): void {
@@ -87,7 +87,8 @@ export class CrossRunEffects implements RunEffects {
     const close = last && CHILD_CLOSE[last.eventType];
     if (!close) return;
     const attrs = (last[`${last.eventType[0]!.toLowerCase()}${last.eventType.slice(1)}EventAttributes`] ?? {}) as Record<string, unknown>;
-    const started = parent.events.find((x) => x.type === 'ChildWorkflowExecutionStarted' && x.attrs.initiatedEventId === initiatedEventId);
+    const startedId = parent.state.children[initiatedEventId]?.startedEventId;
+    const started = startedId ? await parent.log.get(startedId) : undefined;
     await this.notify(parent.key, close.type, {
       ...pick(attrs, close.keep), workflowExecution: { workflowId, runId }, workflowType: started?.attrs.workflowType, initiatedEventId,
     });
@@ -116,7 +117,7 @@ export class CrossRunEffects implements RunEffects {
   }
 
   private async closed(run: Execution, close: HistoryEvent): Promise<void> {
-    const started = run.events[0]!.attrs;
+    const started = run.log.first.attrs;
     const { domain, workflowId } = run.key;
     if (close.type === 'WorkflowExecutionContinuedAsNew') {
       const a = close.attrs;

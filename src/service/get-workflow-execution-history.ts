@@ -25,5 +25,5 @@ export async function historyOnOwner(owner: PartitionOwner, a: HistoryRequest): 
   const v = await owner.view(a.key);
   const now = owner.machines.clock.now();
   const cursor = a.token === undefined ? undefined : readPageToken(a.token, scope(a.key), now);
-  return historyPage(v.events, { scope: scope(a.key), pageSize: a.pageSize, reverse: cursor?.reverse ?? a.reverse, from: cursor?.next, now });
+  return historyPage(v.log, { scope: scope(a.key), pageSize: a.pageSize, reverse: cursor?.reverse ?? a.reverse, from: cursor?.next, now });
 }

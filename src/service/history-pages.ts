@@ -52,19 +52,26 @@ export function readPageToken(token: string, scope: string, now: number): PageCu
   return { scope, next: v[1], reverse: v[2] === true, issued: v[3] };
 }
 
+/** Where a page reads events: a run's EventLog (reads old transitions back from JetStream), or an array. */
+export interface EventSource {
+  readonly length: number;
+  get(id: number): Promise<HistoryEvent> | HistoryEvent;
+}
+
 /**
- * One page of `events` (ids 1..n in order). `from` is the first eventId to return (counting down
- * when reversed); the token names the next one.
+ * One page of the events 1..`upTo` (default all) of `source`. `from` is the first eventId to
+ * return (counting down when reversed); the token names the next one. Only the page's events are
+ * read, so paging a long history never holds all of it.
  */
-export function historyPage(events: readonly HistoryEvent[], opts: { scope: string; pageSize?: number; reverse: boolean; from?: number; now: number }):
-  { events: Record<string, unknown>[]; nextPageToken?: string } {
+export async function historyPage(source: EventSource, opts: { scope: string; pageSize?: number; reverse: boolean; from?: number; now: number; upTo?: number }):
+  Promise<{ events: Record<string, unknown>[]; nextPageToken?: string }> {
   const size = opts.pageSize && opts.pageSize > 0 ? opts.pageSize : DEFAULT_PAGE;
-  const n = events.length;
+  const n = Math.min(opts.upTo ?? source.length, source.length);
   let id = opts.from ?? (opts.reverse ? n : 1);
   const out: Record<string, unknown>[] = [];
   let bytes = 0;
   while (id >= 1 && id <= n && out.length < size) {
-    const w = wireOf(events[id - 1]!);
+    const w = wireOf(await source.get(id));
     bytes += w.bytes;
     if (bytes > PAGE_BYTES && out.length > 0) break;
     out.push(w.wire);

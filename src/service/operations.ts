@@ -15,6 +15,7 @@ import { startRunOnOwner, startWorkflowExecution } from './start-workflow-execut
 import { decisionPageOnOwner, pollForDecisionTask, startDecisionOnOwner } from './poll-for-decision-task.js';
 import { completeDecisionOnOwner, respondDecisionTaskCompleted } from './respond-decision-task-completed.js';
 import { pollForActivityTask, startActivityOnOwner } from './poll-for-activity-task.js';
+import { skipDamagedRun } from '../history/quarantine.js';
 import {
   activityResponseOnOwner, recordActivityTaskHeartbeat, respondActivityTaskCanceled,
   respondActivityTaskCompleted, respondActivityTaskFailed,
@@ -76,10 +77,10 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
 /** Work that runs on the owner of an execution's partition. */
 export const OWNER_OPS: Readonly<Record<string, OwnerOp>> = {
   start: startRunOnOwner,
-  startDecision: startDecisionOnOwner,
+  startDecision: skipDamagedRun(startDecisionOnOwner),
   decisionPage: decisionPageOnOwner,
   completeDecision: completeDecisionOnOwner,
-  startActivity: startActivityOnOwner,
+  startActivity: skipDamagedRun(startActivityOnOwner),
   activityResponse: activityResponseOnOwner,
   describe: describeOnOwner,
   history: historyOnOwner,

@@ -33,7 +33,7 @@ export async function startActivityOnOwner(owner: PartitionOwner, a: StartActivi
     const actor = run.actors.activities.get(task.scheduledEventId);
     if (!act || act.startedEventId !== null || actor?.getSnapshot().value !== 'scheduled') return null;
     const [started] = await run.commit((_s, b) => { b.add('ActivityTaskStarted', { identity: a.identity, scheduledEventId: task.scheduledEventId }); });
-    const scheduled = run.events[task.scheduledEventId - 1]!.attrs;
+    const scheduled = (await run.log.get(task.scheduledEventId)).attrs;
     return {
       taskToken: owner.tokens.encodeTaskToken({ ...key, kind: 'a', scheduledEventId: task.scheduledEventId, startedEventId: started!.id }),
       activityId: act.activityId,

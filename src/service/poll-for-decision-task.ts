@@ -5,7 +5,7 @@ import type { PartitionOwner } from '../runtime/partition-owner.js';
 import type { RunKey } from '../runtime/execution.js';
 import type { ServiceContext } from './context.js';
 import { requireDomain } from './domain-lookup.js';
-import { historyPage, readPageToken } from './history-pages.js';
+import { historyPage, readPageToken, type EventSource } from './history-pages.js';
 import { decode, encode } from '../nats/codec.js';
 
 export const MAX_POLL_MS = 60_000;
@@ -65,10 +65,9 @@ function readPageKey(part: string | undefined, domain: string): DecisionPage {
   return v as DecisionPage;
 }
 
-function decisionResponse(owner: PartitionOwner, key: RunKey, events: Parameters<typeof historyPage>[0], s: { scheduledEventId: number; startedEventId: number; previousStartedEventId: number; workflowType: unknown }, a: PageArgs & { from?: number }) {
-  const visible = events.slice(0, s.startedEventId);
+async function decisionResponse(owner: PartitionOwner, key: RunKey, events: EventSource, s: { scheduledEventId: number; startedEventId: number; previousStartedEventId: number; workflowType: unknown }, a: PageArgs & { from?: number }) {
   const from = a.from ?? (a.startAtPrevious && s.previousStartedEventId > 0 && !a.reverse ? s.previousStartedEventId : undefined);
-  const page = historyPage(visible, { scope: scope(key, s.startedEventId), pageSize: a.pageSize, reverse: a.reverse, from, now: owner.machines.clock.now() });
+  const page = await historyPage(events, { scope: scope(key, s.startedEventId), pageSize: a.pageSize, reverse: a.reverse, from, now: owner.machines.clock.now(), upTo: s.startedEventId });
   const pageKey = { key, scheduledEventId: s.scheduledEventId, startedEventId: s.startedEventId, from: 0, reverse: a.reverse, startAtPrevious: a.startAtPrevious };
   return {
     taskToken: owner.tokens.encodeTaskToken({ ...key, kind: 'd', scheduledEventId: s.scheduledEventId, startedEventId: s.startedEventId }),
@@ -92,7 +91,7 @@ export async function startDecisionOnOwner(owner: PartitionOwner, a: StartDecisi
     if (!d || d.scheduledEventId !== task.scheduledEventId || d.startedEventId !== null || run.isClosed) return null;
     const [started] = await run.commit((_s, b) => { b.add('DecisionTaskStarted', { identity: a.identity, scheduledEventId: task.scheduledEventId }); });
     const s = run.state;
-    return decisionResponse(owner, key, run.events, {
+    return decisionResponse(owner, key, run.log, {
       scheduledEventId: task.scheduledEventId, startedEventId: started!.id,
       previousStartedEventId: s.previousStartedEventId, workflowType: s.started.workflowType,
     }, a);
@@ -102,7 +101,7 @@ export async function startDecisionOnOwner(owner: PartitionOwner, a: StartDecisi
 /** Owner side: a later page of a decision task's history (no new task is started). */
 export async function decisionPageOnOwner(owner: PartitionOwner, a: DecisionPage): Promise<object> {
   const view = await owner.view(a.key);
-  return decisionResponse(owner, a.key, view.events, {
+  return decisionResponse(owner, a.key, view.log, {
     scheduledEventId: a.scheduledEventId, startedEventId: a.startedEventId,
     previousStartedEventId: view.state.previousStartedEventId, workflowType: view.state.started.workflowType,
   }, a);

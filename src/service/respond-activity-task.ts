@@ -52,8 +52,8 @@ export async function activityResponseOnOwner(owner: PartitionOwner, a: Activity
     }
     // SWF: ActivityTaskCanceled names the last ActivityTaskCancelRequested of this activity.
     let latestCancelRequestedEventId: number | undefined;
-    for (let i = run.events.length - 1; a.outcome === 'ActivityTaskCanceled' && act.cancelRequested && i >= act.scheduledEventId; i--) {
-      const e = run.events[i]!;
+    for (let id = run.log.length; a.outcome === 'ActivityTaskCanceled' && act.cancelRequested && id > act.scheduledEventId; id--) {
+      const e = await run.log.get(id);
       if (e.type === 'ActivityTaskCancelRequested' && e.attrs.activityId === act.activityId) { latestCancelRequestedEventId = e.id; break; }
     }
     await run.commit((_s, b) => {

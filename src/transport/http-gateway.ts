@@ -9,6 +9,7 @@ import { hostAllowed } from './host-check.js';
 import type { HttpGatewayConfig } from './http-options.js';
 import { SigV4Failure, verifySigV4 } from './sigv4.js';
 import { authorizeDomains, authorizeService } from './domain-access.js';
+import { ConnectionCap } from './connection-cap.js';
 
 export const AWS_JSON_1_0 = 'application/x-amz-json-1.0';
 
@@ -50,11 +51,18 @@ export class HttpGateway {
    * access key id, or undefined to fall back to SigV4.
    */
   sessionCaller?: (req: IncomingMessage) => string | undefined;
+  /** The bound on open connections (AF_HTTP_MAX_CONNECTIONS). */
+  readonly cap: ConnectionCap;
 
   constructor(private readonly ctx: ServiceContext, private readonly services: Readonly<Record<string, TargetService>>,
     readonly config: HttpGatewayConfig, private readonly log: Logger) {
     this.signingNames = Object.values(services).map((s) => s.signingName);
-    this.server = createServer({ keepAliveTimeout: 65_000, headersTimeout: 70_000 }, (req, res) => {
+    // Headers and body must arrive within requestTimeoutMs (checked every second); a held poll is not
+    // cut, the clock stops once the request is in. keepAliveTimeout bounds an idle kept-alive connection.
+    this.server = createServer({
+      keepAliveTimeout: 65_000, requestTimeout: config.requestTimeoutMs,
+      headersTimeout: Math.max(1000, Math.floor(config.requestTimeoutMs / 2)), connectionsCheckingInterval: 1000,
+    }, (req, res) => {
       this.inflight++;
       this.handle(req, res)
         .catch((err: unknown) => {
@@ -63,6 +71,7 @@ export class HttpGateway {
         })
         .finally(() => { this.inflight--; });
     });
+    this.cap = new ConnectionCap(this.server, config.maxConnections);
     this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => this.malformed(err, socket));
   }
 

@@ -4,13 +4,22 @@ import type { Logger } from 'pino';
 import { Fault } from '../domain/faults.js';
 import { decode, encode } from '../nats/codec.js';
 import type { ServiceContext, Operation } from '../service/context.js';
+import type { ReplyGuard } from './reply-subjects.js';
 import { faultToWire, toWire } from './wire.js';
+import { RequestLimiter } from './request-limit.js';
 
 const QUEUE = 'af-api';
+/** Long polls: they hold a request open rather than work, so they have their own bound. */
+const HELD_POLLS = new Set(['PollForDecisionTask', 'PollForActivityTask', 'GetActivityTask']);
+const THROTTLED = encode(faultToWire(new Fault('ThrottlingException', 'Rate exceeded')));
+
+const isPlainMap = (v: unknown): boolean =>
+  typeof v === 'object' && v !== null && [Object.prototype, null].includes(Object.getPrototypeOf(v));
 
 /**
  * The NATS transport: request/reply on `<prefix>.api.<Action>` in one queue group, msgpack bodies,
- * replies `{ ok }` or `{ fault: { name, message } }`.
+ * replies `{ ok }` or `{ fault: { name, message } }`. A request whose reply subject is not a client
+ * inbox (see ReplyGuard) is dropped unread: the engine's user could otherwise write its answer anywhere.
  */
 export class NatsApiServer {
   private sub: Subscription | undefined;
@@ -20,17 +29,23 @@ export class NatsApiServer {
   private draining = false;
 
   constructor(private readonly nc: NatsConnection, private readonly ctx: ServiceContext,
-    private readonly ops: Readonly<Record<string, Operation>>, private readonly log: Logger) {}
+    private readonly ops: Readonly<Record<string, Operation>>, private readonly log: Logger, private readonly replies: ReplyGuard,
+    readonly limiter = new RequestLimiter()) {}
 
   start(): void {
     this.sub = this.nc.subscribe(this.ctx.subjects.apiWildcard(), {
       queue: QUEUE,
       callback: (err, m) => {
-        if (err || !m.reply) return;
+        if (err || !this.replies.allows(m.subject, m.reply)) return;
         const action = m.subject.slice(m.subject.lastIndexOf('.') + 1);
+        // Bounded per client connection (see RequestLimiter): over the bounds, refused at once.
+        const admitted = this.limiter.admit(m.reply, HELD_POLLS.has(action));
+        if (!admitted) { m.respond(THROTTLED); return; }
         this.inflight++;
         this.running.set(action, (this.running.get(action) ?? 0) + 1);
-        void this.handle(action, m.data).then((reply) => m.respond(encode(reply))).finally(() => {
+        void admitted.then(async (release) => {
+          try { m.respond(encode(await this.handle(action, m.data))); } finally { release(); }
+        }).finally(() => {
           this.inflight--;
           this.running.set(action, this.running.get(action)! - 1);
         });
@@ -48,6 +63,8 @@ export class NatsApiServer {
       if (!op) throw new Fault('UnknownOperationException', `Unknown operation ${action}`);
       let input: unknown;
       try { input = data.length ? decode(data) : {}; } catch { throw new Fault('SerializationException', 'body is not valid msgpack'); }
+      // As over HTTP (a JSON object): a plain map, not nil, a scalar, a list, binary or an extension type.
+      if (!isPlainMap(input)) throw new Fault('SerializationException', 'body is not a msgpack map');
       const reply = toWire(await op({ ...this.ctx, log }, input));
       log.debug({ action, ms: Date.now() - t0 }, 'request served');
       return reply;

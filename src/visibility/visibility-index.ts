@@ -1,7 +1,7 @@
 import type { ConsumerMessages, JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
 import type { CloseStatus } from '../../machines/execution-state.js';
-import { decode } from '../nats/codec.js';
+import { UNREPORTED, type Quarantine } from '../history/quarantine.js';
 import type { Subjects } from '../nats/subjects.js';
 import { SortedList, type Pos } from './sorted-list.js';
 import type { VisibilityRecord } from './visibility-records.js';
@@ -87,7 +87,7 @@ export class VisibilityIndex {
   private messages: ConsumerMessages | undefined;
 
   constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager,
-    private readonly s: Subjects, private readonly log: Logger) {}
+    private readonly s: Subjects, private readonly log: Logger, private readonly quarantine: Quarantine = UNREPORTED) {}
 
   /** Resolves once every record in the stream is indexed; the consumer then keeps following. */
   async start(): Promise<number> {
@@ -102,11 +102,9 @@ export class VisibilityIndex {
       if (state.messages === 0) loaded();
       void (async () => {
         for await (const m of messages) {
-          try {
-            this.apply(decode<Rec>(m.data));
-          } catch (err) {
-            this.log.warn({ err, subject: m.subject }, 'unreadable visibility record skipped');
-          }
+          // A damaged record is skipped (quarantined); the run's next record replaces it.
+          const rec = this.quarantine.tryDecode<Rec>('visibility', m.data, { stream, subject: m.subject, seq: m.seq });
+          if (rec) this.apply(rec);
           if (this.buffer && m.info.pending === 0) loaded();
         }
         if (this.buffer) reject(new Error('visibility feed ended before the index was loaded'));

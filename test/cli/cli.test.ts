@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
+import { BIN, ROOT, runCliProcess, type CliResult } from '../helpers/cli-process.js';
 
 /*
  * The `actorflow` CLI as a user runs it: `node bin/actorflow.js …` in a child process against a test
@@ -13,29 +13,8 @@ import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.j
  * serve and demo run on a nats-server of their own: two engine nodes must not share one NATS yet.
  */
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(ROOT, 'bin/actorflow.js');
-
-interface Result { code: number | null; stdout: string; stderr: string }
-
-/** Runs the CLI to its end; NATS_URL is cleared so only --nats (or `env`) points it at a server. */
-function run(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, AF_LOG_LEVEL: 'warn', ...opts.env };
-    if (!opts.env?.NATS_URL) delete env.NATS_URL;
-    const proc = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    proc.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-    const timer = setTimeout(() => proc.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
-    proc.once('error', reject);
-    proc.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const run = runCliProcess;
+type Result = CliResult;
 
 let e: TestEngine;
 const domain = uniqueDomain('cli');

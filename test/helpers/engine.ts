@@ -14,10 +14,10 @@ export interface TestEngine {
 }
 
 /** A real nats-server on a random port, one engine node and a client; call stop() in afterAll. */
-export async function startTestEngine(opts: { partitions?: number; sleepAfterMs?: number; http?: StartOptions['http'] } = {}): Promise<TestEngine> {
+export async function startTestEngine(opts: { partitions?: number; sleepAfterMs?: number; http?: StartOptions['http']; node?: StartOptions } = {}): Promise<TestEngine> {
   installOperationRecorder();
   const server = await startNatsServer();
-  const node = await startNode({ natsUrl: server.url, partitions: opts.partitions ?? 4, sleepAfterMs: opts.sleepAfterMs, http: opts.http, logger: pino({ level: process.env.AF_TEST_LOG ?? 'silent' }) });
+  const node = await startNode({ ...opts.node, natsUrl: server.url, partitions: opts.partitions ?? 4, sleepAfterMs: opts.sleepAfterMs, http: opts.http, logger: pino({ level: process.env.AF_TEST_LOG ?? 'silent' }) });
   const client = await ActorFlowClient.connect({ servers: server.url });
   return {
     url: server.url, node, client,

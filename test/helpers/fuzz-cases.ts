@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { signSigV4 } from '../../src/transport/sigv4.js';
+import { encode } from '../../src/nats/codec.js';
 import { REGION, type RawRequest } from './swf-http.js';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -183,4 +184,88 @@ export function fuzzCases(o: { templates: Template[]; readOnly: string[]; action
     { arbitrary: unknownTarget, weight: 6 }, { arbitrary: badContentType, weight: 3 }, { arbitrary: tooBig, weight: 1 },
     { arbitrary: badSignature, weight: 18 }, { arbitrary: randomRead, weight: 12 }, { arbitrary: notHttp, weight: 1 },
   );
+}
+
+/** A request over the NATS API as a `worker` sends it: to `<prefix>.api.<action>`, msgpack, and a reply subject of its choosing. */
+export interface NatsFuzzCase {
+  kind: string;
+  action: string;
+  body: Uint8Array;
+  /** Undefined: the client's own inbox (a request); else the reply subject named on a plain publish. */
+  reply?: string;
+  /** The fault answered, or 'dropped' (no answer anywhere: the reply subject is not a client inbox). */
+  expect: { type: readonly string[] } | 'dropped';
+}
+
+/** Reply subjects that are not a client inbox: engine storage and API subjects, wildcards, malformed inboxes. */
+const badReply = (prefix: string) => fc.oneof(
+  fc.tuple(fc.nat(15), printable(12).filter((s) => /^[A-Za-z0-9_-]+$/.test(s))).map(([p, id]) => `${prefix}.hist.${p}.d.${id}.r`),
+  printable(20).filter((s) => /^[A-Za-z0-9_-]+$/.test(s)).chain((k) => fc.constantFrom(`$KV.${prefix}_runs.${k}.w`, `$KV.${prefix}_registry.d.${k}`, `$KV.${prefix}_sfn_executions.x.${k}.e`)),
+  fc.constantFrom(`${prefix}.task.d.d.list`, `${prefix}.vis.d.r`, `${prefix}.ret.0`, `${prefix}.part.0.terminate`, `${prefix}.api.RegisterDomain`,
+    '$JS.API.STREAM.PURGE.AF_HISTORY', '$JS.API.STREAM.DELETE.AF_TASKS', '$SYS.REQ.SERVER.PING', '_AF_ENGINE_INBOX.x',
+    '_INBOX.>', '_INBOX.*', '_INBOX.a.*.b', '_INBOX', '_INBOX..x', '_INBOXX.y', `_INBOX.${'x'.repeat(300)}`),
+);
+
+/**
+ * NATS API cases (issue 12): templates with bad reply subjects (dropped), wrong-typed members (msgpack
+ * types JSON lacks included), oversized strings inside max_payload, garbage and truncated msgpack,
+ * unknown actions. Every case is refused or dropped: none may write.
+ */
+export function natsFuzzCases(o: { prefix: string; templates: Template[]; actions: ReadonlySet<string> }): fc.Arbitrary<NatsFuzzCase> {
+  const template = fc.constantFrom(...o.templates);
+  const refused = (...type: string[]) => ({ type });
+  const dropped = fc.tuple(template, badReply(o.prefix)).map(([t, reply]) =>
+    ({ kind: 'bad reply subject', action: t.action, body: encode(t.input), reply, expect: 'dropped' }) satisfies NatsFuzzCase);
+  const wrongType = template.chain((t) => fc.constantFrom(...allPaths(t.input)).chain((path) => {
+    const kind = jsonKind(getAt(t.input, path));
+    const msgpackOnly: unknown[] = kind === 'string' ? [new Uint8Array([1, 2]), new Date(0), 12n] : [];
+    return fc.constantFrom(...(TYPE_CHANGES[kind] ?? ['x']), ...msgpackOnly).map((value) => ({
+      kind: `wrong type at ${t.action}.${path.join('.')}`, action: t.action, body: encode(setAt(t.input, path, value as Json)),
+      expect: refused('SerializationException', ...(msgpackOnly.includes(value) ? ['ValidationException'] : [])),
+    }) satisfies NatsFuzzCase);
+  }));
+  const oversized = template.chain((t) => fc.constantFrom(...allPaths(t.input).filter((p) => typeof getAt(t.input, p) === 'string')).chain((path) =>
+    fc.tuple(fc.integer({ min: 33_000, max: 240_000 }), fc.constantFrom('x', 'é', '𝄞')).map(([n, c]) => ({
+      kind: `huge string at ${t.action}.${path.join('.')}`, action: t.action, body: encode(setAt(t.input, path, c.repeat(Math.ceil(n / c.length)))),
+      expect: refused('ValidationException'),
+    }) satisfies NatsFuzzCase)));
+  const garbage = fc.oneof(
+    fc.tuple(template, fc.uint8Array({ maxLength: 200 })).map(([t, bytes]) =>
+      ({ kind: 'garbage msgpack', action: t.action, body: Uint8Array.from([0xc1, ...bytes]), expect: refused('SerializationException') }) satisfies NatsFuzzCase),
+    template.chain((t) => { const b = encode(t.input); return fc.integer({ min: 1, max: b.length - 1 }).map((n) =>
+      ({ kind: 'truncated msgpack', action: t.action, body: b.subarray(0, n), expect: refused('SerializationException') }) satisfies NatsFuzzCase); }),
+    fc.tuple(template, fc.uint8Array({ minLength: 1, maxLength: 16 })).map(([t, junk]) =>
+      ({ kind: 'msgpack with trailing bytes', action: t.action, body: Uint8Array.from([...encode(t.input), ...junk]), expect: refused('SerializationException') }) satisfies NatsFuzzCase),
+    fc.tuple(template, fc.constantFrom<unknown>(5, 'x', [], ['name'], null, true, new Uint8Array(4))).map(([t, v]) =>
+      ({ kind: 'non-map body', action: t.action, body: encode(v), expect: refused('SerializationException') }) satisfies NatsFuzzCase),
+  );
+  const unknownAction = fc.tuple(template, fc.oneof(printable(30).filter((a) => /^[A-Za-z0-9_-]+$/.test(a)), fc.constantFrom('toString', 'constructor', '__proto__', 'hasOwnProperty', 'listDomains')))
+    .filter(([, a]) => !o.actions.has(a))
+    .map(([t, action]) => ({ kind: 'unknown action', action, body: encode(t.input), expect: refused('UnknownOperationException') }) satisfies NatsFuzzCase);
+  return fc.oneof(
+    { arbitrary: dropped, weight: 10 }, { arbitrary: wrongType, weight: 10 }, { arbitrary: oversized, weight: 3 },
+    { arbitrary: garbage, weight: 8 }, { arbitrary: unknownAction, weight: 3 },
+  );
+}
+
+/**
+ * Sends cases `concurrency` at a time; `check` answers what is wrong with a case's answer, if anything.
+ * Returns the problems (as `describe` words them), the count of cases per kind, and the time taken.
+ */
+export async function runFuzzCases<C>(cases: readonly C[], concurrency: number, kindOf: (c: C) => string,
+  check: (c: C) => Promise<string | undefined>, describe: (c: C, problem: string) => string): Promise<{ failures: string[]; kinds: Map<string, number>; ms: number }> {
+  const failures: string[] = [];
+  const kinds = new Map<string, number>();
+  let next = 0;
+  const t0 = Date.now();
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < cases.length) {
+      const c = cases[next++]!;
+      const kind = kindOf(c);
+      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      const p = await check(c);
+      if (p) failures.push(describe(c, p));
+    }
+  }));
+  return { failures, kinds, ms: Date.now() - t0 };
 }

@@ -57,6 +57,10 @@ const ROWS: Row[] = [
   // Unknown action, body of the wrong JSON type.
   row('NoSuchAction', 'unknown action name', 'UnknownOperationException', () => ({})),
   row('ListDomains', 'body is an array, not an object', S, () => ['REGISTERED']),
+  // Over NATS a body is any msgpack value: only a map is a request (as a JSON object is over HTTP).
+  row('ListDomains', 'body is a msgpack number', S, () => 5),
+  row('DescribeDomain', 'body is a msgpack string', S, () => 'name'),
+  row('DescribeDomain', 'body is msgpack binary', S, () => new Uint8Array([1, 2, 3])),
 
   // RegisterDomain: required members, lengths, identifier rule, retention, JSON types.
   regDomain('missing name', { ...retention }),

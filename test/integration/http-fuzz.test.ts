@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/service/operations.js';
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
-import { fuzzCases, type FuzzCase, type Json, type Template } from '../helpers/fuzz-cases.js';
+import { fuzzCases, runFuzzCases, type FuzzCase, type Json, type Template } from '../helpers/fuzz-cases.js';
 import { rawCall, swfClient, type RawAnswer } from '../helpers/swf-http.js';
 
 const KEY = { accessKeyId: 'AKIDFUZZ', secretAccessKey: 'fuzz-secret' };
@@ -176,20 +176,10 @@ describe('HTTP gateway request fuzzing', () => {
       { oldestDate: 0 }, { workflowId: 'r1' }, { tag: 't' }, { status: 'COMPLETED' }, 'x'.repeat(3000)];
     const cases = fc.sample(fuzzCases({ templates: templates(s), readOnly, actions: new Set(Object.keys(OPERATIONS)), key: KEY, port, pool }), { seed: SEED, numRuns: RUNS });
 
-    const failures: string[] = [];
-    const kinds = new Map<string, number>();
-    let next = 0;
-    const t0 = Date.now();
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next < cases.length) {
-        const c = cases[next++]!;
-        const kind = c.kind.replace(/ at .*| \(.*\)| for .*/, '').replace(/^(missing|content type) .*/, '$1');
-        kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
-        const p = await send(c);
-        if (p) failures.push(`${c.kind}: ${p}\n    ${c.request?.target ?? ''} ${String(c.request?.body ?? c.raw ?? '').slice(0, 200)}`);
-      }
-    }));
-    console.log(`fuzz: ${cases.length} requests (seed ${SEED}) in ${Date.now() - t0} ms; ${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    const { failures, kinds, ms } = await runFuzzCases(cases, CONCURRENCY,
+      (c) => c.kind.replace(/ at .*| \(.*\)| for .*/, '').replace(/^(missing|content type) .*/, '$1'), send,
+      (c, p) => `${c.kind}: ${p}\n    ${c.request?.target ?? ''} ${String(c.request?.body ?? c.raw ?? '').slice(0, 200)}`);
+    console.log(`fuzz: ${cases.length} requests (seed ${SEED}) in ${ms} ms; ${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')}`);
     expect(failures.slice(0, 15), `${failures.length} bad answers`).toEqual([]);
     expect(cases.length).toBeGreaterThanOrEqual(2000);
 

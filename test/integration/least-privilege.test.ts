@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
@@ -9,50 +7,18 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_WORKFLOW, registerOrderTypes, startOrderParticipants } from '../../src/demo/order-fulfilment.js';
 import { decode, encode } from '../../src/nats/codec.js';
-import { ENGINE_INBOX_PREFIX, type NatsAuth } from '../../src/nats/connect-options.js';
+import { ENGINE_INBOX_PREFIX } from '../../src/nats/connect-options.js';
 import { partitionOf } from '../../src/nats/subjects.js';
 import { startNode, type EngineNode } from '../../src/node.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { uniqueDomain } from '../helpers/engine.js';
-import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
+import { startSecuredNats, type SecuredNats } from '../helpers/secured-nats.js';
 import { expectOrderHistory } from '../helpers/order-history.js';
 import { makeTestCertificates, type TestCertificates } from '../helpers/tls-certs.js';
 import { until } from '../helpers/until.js';
 
 const PARTITIONS = 4;
 const silent = pino({ level: process.env.AF_TEST_LOG ?? 'silent' });
-
-interface SecuredNats {
-  server: NatsServerHandle;
-  engine: NatsAuth;
-  worker: NatsAuth;
-  stop(): Promise<void>;
-}
-
-/**
- * nats-server with the users of the shipped nats.conf: its `authorization` block (the rest of that
- * file sets ports and store paths, which the test helper chooses), plus `extra` config text.
- */
-async function startSecuredNats(extra = ''): Promise<SecuredNats> {
-  const conf = await readFile(new URL('../../nats.conf', import.meta.url), 'utf8');
-  const dir = await mkdtemp(join(tmpdir(), 'actorflow-auth-'));
-  const file = join(dir, 'nats.conf');
-  await writeFile(file, `${conf.slice(conf.indexOf('authorization {'))}\n${extra}\n`);
-  // A letter first: nats-server parses an environment value that starts with digits as a number (`98e7…` fails).
-  const passwords = { engine: `p${randomBytes(12).toString('hex')}`, worker: `p${randomBytes(12).toString('hex')}` };
-  const server = await startNatsServer({
-    args: ['-c', file], env: { AF_NATS_ENGINE_PASSWORD: passwords.engine, AF_NATS_WORKER_PASSWORD: passwords.worker },
-  });
-  return {
-    server,
-    engine: { user: 'engine', password: passwords.engine },
-    worker: { user: 'worker', password: passwords.worker },
-    async stop() {
-      await server.stop();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** The permission violation behind a refused request (nats.js wraps it in a RequestError). */
 function violation(e: unknown): { operation: string; subject: string } | undefined {

@@ -4,6 +4,7 @@ import { startNode, type EngineNode } from '../../src/node.js';
 import { ActorFlowClient, attributesOf, type WireEvent } from '../../src/sdk/client.js';
 import { registerOrderTypes, startOrderParticipants, ORDER_WORKFLOW } from '../../src/demo/order-fulfilment.js';
 import { NodeMetrics } from '../../src/observability/metrics.js';
+import { parseProm, sampleValue, type Sample } from '../helpers/prom.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
 import { uniqueDomain } from '../helpers/engine.js';
 import { manualRuns } from '../helpers/manual-runs.js';
@@ -27,26 +28,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** One sample of the Prometheus text format: name, labels, value. */
-interface Sample { name: string; labels: Record<string, string>; value: number }
-
-/** A small parser of the Prometheus text exposition format (samples only; # lines skipped). */
-function parseProm(text: string): Sample[] {
-  const out: Sample[] = [];
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)(?:\s+\d+)?$/.exec(line);
-    if (!m) throw new Error(`not a Prometheus sample line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const l of (m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) {
-      labels[l[1]!] = l[2]!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
-    }
-    const v = m[3]!;
-    out.push({ name: m[1]!, labels, value: v === '+Inf' ? Infinity : v === '-Inf' ? -Infinity : Number(v) });
-  }
-  return out;
-}
-
 async function scrape(): Promise<{ samples: Sample[]; get(name: string, labels?: Record<string, string>): number }> {
   const res = await fetch(`${node.http!.url}/metrics`);
   expect(res.status).toBe(200);
@@ -55,12 +36,7 @@ async function scrape(): Promise<{ samples: Sample[]; get(name: string, labels?:
   return {
     samples,
     /** The value of the one sample with exactly these labels (0 when the series is absent). */
-    get(name, labels = {}) {
-      const want = JSON.stringify(Object.entries(labels).sort());
-      const hits = samples.filter((s) => s.name === name && JSON.stringify(Object.entries(s.labels).sort()) === want);
-      if (hits.length > 1) throw new Error(`${name} ${want} appears ${hits.length} times`);
-      return hits[0]?.value ?? 0;
-    },
+    get: (name, labels = {}) => sampleValue(samples, name, labels),
   };
 }
 
@@ -184,7 +160,7 @@ describe('GET /metrics', () => {
   it('keeps one registry per node, so several nodes in one process do not clash', async () => {
     const a = new NodeMetrics({ defaultMetrics: false });
     const b = new NodeMetrics({ defaultMetrics: false });
-    a.committed([], [{ type: 'WorkflowExecutionStarted', id: 1, at: 0, attrs: {} }]);
+    a.committed(() => undefined, [{ type: 'WorkflowExecutionStarted', id: 1, at: 0, attrs: {} }]);
     expect(await a.render()).toContain('actorflow_executions_started_total 1');
     expect(await b.render()).toContain('actorflow_executions_started_total 0');
     // Gauges read as 0 before a node gives them their sources.

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startNode } from '../../src/node.js';
 import { accessKeysFromEnv, parseAccessKeys } from '../../src/transport/access-keys.js';
-import { httpOptionsFromCli, isLoopback, resolveHttpOptions } from '../../src/transport/http-options.js';
+import { defaultMaxConnections, httpOptionsFromCli, isLoopback, resolveHttpOptions } from '../../src/transport/http-options.js';
 
 describe('HTTP gateway options', () => {
   it('defaults to 127.0.0.1:8080; env, then flags, override', () => {
@@ -38,5 +38,15 @@ describe('HTTP gateway options', () => {
     expect(() => parseAccessKeys('AKID1:topsecret,AKID1:other', 'X')).toThrow(/listed twice/);
     expect(() => parseAccessKeys('AKID1:topsecret,AKID1:other', 'X')).not.toThrow(/topsecret/);
     expect(() => accessKeysFromEnv({ AF_ACCESS_KEYS_FILE: join(file, 'missing') })).toThrow(/AF_ACCESS_KEYS_FILE: cannot read/);
+  });
+
+  it('caps connections below the open-file limit and times out slow requests', () => {
+    expect(defaultMaxConnections(20_000)).toBe(8192);
+    expect(defaultMaxConnections(2000)).toBe(1500);
+    expect(defaultMaxConnections(undefined)).toBe(8192);
+    expect(resolveHttpOptions({}, { AF_HTTP_MAX_CONNECTIONS: '100', AF_HTTP_REQUEST_TIMEOUT_MS: '4000' })).toMatchObject({ maxConnections: 100, requestTimeoutMs: 4000 });
+    expect(resolveHttpOptions({}, {})).toMatchObject({ requestTimeoutMs: 10_000 });
+    expect(() => resolveHttpOptions({}, { AF_HTTP_MAX_CONNECTIONS: '0' })).toThrow(/AF_HTTP_MAX_CONNECTIONS must be an integer ≥ 1/);
+    expect(() => resolveHttpOptions({ requestTimeoutMs: 10 }, {})).toThrow(/requestTimeoutMs must be an integer ≥ 1000/);
   });
 });

@@ -1,7 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { Budget } from './bounds.js';
 import { AslError } from './errors.js';
 import type { IntrinsicName } from './intrinsic-parser.js';
 import { isObject } from './json-path.js';
+import { jsonQuote, type JsonStyle, writeJson } from './json-text.js';
+import { seededInt } from './seeded-random.js';
 
 /** An evaluated argument; `raw` is a string literal's text with brace escapes kept (States.Format). */
 export interface ArgValue {
@@ -21,7 +24,7 @@ function fail(name: string, why: string): never {
   throw new AslError('States.IntrinsicFailure', `Invalid arguments in ${name}: ${why}`);
 }
 
-const describe = (v: unknown) => JSON.stringify(v) ?? 'undefined';
+const describe = (v: unknown) => jsonQuote(v);
 
 function str(name: string, v: unknown, what = 'a string'): string {
   return typeof v === 'string' ? v : fail(name, `expected ${what}, got ${describe(v)}`);
@@ -40,57 +43,42 @@ function exactInt(name: string, v: unknown): number {
   return typeof v === 'number' && Number.isInteger(v) ? v : fail(name, `expected an integer, got ${describe(v)}`);
 }
 
+/** The text of `v` in `style`, every character counted by `budget` (so it stops when too large). */
+function textOf(v: unknown, style: JsonStyle, budget: Budget): string {
+  const pieces: string[] = [];
+  writeJson(v, style, (p) => {
+    budget.chars(p.length);
+    pieces.push(p);
+  });
+  return pieces.join('');
+}
+
 /** JSON with sorted keys: equal JSON values give equal keys. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (isObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
-  return JSON.stringify(v) ?? 'null';
-}
+const canonical = (v: unknown, budget: Budget): string => textOf(v, 'sorted', budget);
 
-/** How States.Format prints a non-string value (AWS runs on Java: objects print as `{a=1, b=[x, y]}`). */
-function formatValue(v: unknown): string {
-  if (typeof v === 'string') return v;
-  if (Array.isArray(v)) return `[${v.map(formatValue).join(', ')}]`;
-  if (isObject(v)) return `{${Object.entries(v).map(([k, x]) => `${k}=${formatValue(x)}`).join(', ')}}`;
-  return JSON.stringify(v) ?? 'null';
-}
-
-function format(name: string, args: ArgValue[]): string {
+/** States.Format: non-string values print as AWS's Java runtime prints them (`{a=1, b=[x, y]}`). */
+function format(name: string, args: ArgValue[], budget: Budget): string {
   const template = args[0]!.raw ?? str(name, args[0]!.value, 'a template string');
   const values = args.slice(1).map((a) => a.value);
-  let out = '';
+  const out: string[] = [];
   let used = 0;
+  let literal = '';
   for (let i = 0; i < template.length; i += 1) {
     const ch = template[i]!;
     if (ch === '\\' && i + 1 < template.length && '{}\\'.includes(template[i + 1]!)) {
-      out += template[++i];
+      literal += template[++i];
     } else if (ch === '{' && template[i + 1] === '}') {
       if (used >= values.length) fail(name, 'more {} placeholders than arguments');
-      out += formatValue(values[used++]);
+      out.push(literal, textOf(values[used++], 'java', budget));
+      literal = '';
       i += 1;
     } else {
-      out += ch;
+      literal += ch;
     }
   }
   if (used !== values.length) fail(name, `${values.length} arguments for ${used} {} placeholders`);
-  return out;
-}
-
-/** java.util.Random(seed).nextInt(bound): a deterministic draw per seed. */
-function seededInt(seed: number, bound: number): number {
-  const MULT = 0x5deece66dn;
-  const MASK = (1n << 48n) - 1n;
-  let s = (BigInt(seed) ^ MULT) & MASK;
-  const next31 = (): number => {
-    s = (s * MULT + 0xbn) & MASK;
-    return Number(s >> 17n);
-  };
-  if ((bound & -bound) === bound) return Number((BigInt(bound) * BigInt(next31())) >> 31n);
-  for (;;) {
-    const bits = next31();
-    const val = bits % bound;
-    if (bits - val + (bound - 1) <= INT32_MAX) return val;
-  }
+  out.push(literal);
+  return out.join('');
 }
 
 function range(name: string, start: number, end: number, step: number): number[] {
@@ -109,17 +97,26 @@ function base64Decode(name: string, s: string): string {
   return Buffer.from(s, 'base64').toString('utf8');
 }
 
-function addInt32(name: string, a: number, b: number): number {
-  for (const v of [a, b]) if (v < INT32_MIN || v > INT32_MAX) fail(name, `${v} is outside the 32-bit integer range`);
-  return a + b;
+/** AWS's math intrinsics take Java `int`s. */
+function int32(name: string, v: number): number {
+  return v >= INT32_MIN && v <= INT32_MAX ? v : fail(name, `${v} is outside the 32-bit integer range`);
 }
 
-/** Applies intrinsic `name` to evaluated arguments (their count was checked by the parser). */
-export function applyIntrinsic(name: IntrinsicName, args: ArgValue[]): unknown {
+/** A MathRandom seed: a Java `long`. */
+function seed(name: string, v: unknown): bigint {
+  const n = int(name, v);
+  return n >= -(2 ** 63) && n < 2 ** 63 ? BigInt(n) : fail(name, `the seed ${n} is outside the 64-bit integer range`);
+}
+
+/**
+ * Applies intrinsic `name` to evaluated arguments (their count was checked by the parser). The work
+ * it does on large values counts against `budget`; the caller counts the result it returns.
+ */
+export function applyIntrinsic(name: IntrinsicName, args: ArgValue[], budget: Budget): unknown {
   const v = args.map((a) => a.value);
   switch (name) {
     case 'States.Format':
-      return format(name, args);
+      return format(name, args, budget);
     case 'States.StringToJson': {
       const s = str(name, v[0]);
       // AWS: the empty string parses to null.
@@ -131,7 +128,7 @@ export function applyIntrinsic(name: IntrinsicName, args: ArgValue[]): unknown {
       }
     }
     case 'States.JsonToString':
-      return JSON.stringify(v[0]);
+      return textOf(v[0], 'json', budget);
     case 'States.Array':
       return v;
     case 'States.ArrayPartition': {
@@ -143,8 +140,8 @@ export function applyIntrinsic(name: IntrinsicName, args: ArgValue[]): unknown {
       return out;
     }
     case 'States.ArrayContains': {
-      const key = canonical(v[1]);
-      return arr(name, v[0]).some((e) => canonical(e) === key);
+      const key = canonical(v[1], budget);
+      return arr(name, v[0]).some((e) => canonical(e, budget) === key);
     }
     case 'States.ArrayRange':
       return range(name, exactInt(name, v[0]), exactInt(name, v[1]), exactInt(name, v[2]));
@@ -158,7 +155,7 @@ export function applyIntrinsic(name: IntrinsicName, args: ArgValue[]): unknown {
     case 'States.ArrayUnique': {
       const seen = new Set<string>();
       return arr(name, v[0]).filter((e) => {
-        const key = canonical(e);
+        const key = canonical(e, budget);
         return seen.has(key) ? false : (seen.add(key), true);
       });
     }
@@ -177,23 +174,23 @@ export function applyIntrinsic(name: IntrinsicName, args: ArgValue[]): unknown {
       return { ...(v[0] as object), ...(v[1] as object) };
     }
     case 'States.MathRandom': {
-      const start = int(name, v[0]);
-      const end = int(name, v[1]);
+      const start = int32(name, int(name, v[0]));
+      const end = int32(name, int(name, v[1]));
       if (end <= start) fail(name, `the end ${end} must be greater than the start ${start}`);
-      const bound = end - start;
-      if (v.length === 3) return start + seededInt(int(name, v[2]), bound);
-      return start + Math.floor(Math.random() * bound);
+      if (v.length === 3) return seededInt(seed(name, v[2]), start, end);
+      return start + Math.floor(Math.random() * (end - start));
     }
     case 'States.MathAdd':
-      return addInt32(name, int(name, v[0]), int(name, v[1]));
+      return int32(name, int(name, v[0])) + int32(name, int(name, v[1]));
     case 'States.StringSplit': {
       const s = str(name, v[0]);
       const delims = str(name, v[1]);
       if (delims === '') return s === '' ? [] : [s];
+      const isDelim = new Set(delims);
       const parts: string[] = [];
       let cur = '';
       for (const ch of s) {
-        if (delims.includes(ch)) {
+        if (isDelim.has(ch)) {
           if (cur !== '') parts.push(cur);
           cur = '';
         } else cur += ch;

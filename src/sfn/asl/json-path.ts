@@ -1,4 +1,6 @@
+import { Budget } from './bounds.js';
 import { AslError } from './errors.js';
+import { jsonQuote } from './json-text.js';
 import { type FilterOp, type FilterOperand, PathParser, type PathSegment } from './json-path-parser.js';
 
 export type { FilterOp, FilterOperand, PathSegment } from './json-path-parser.js';
@@ -42,6 +44,17 @@ function isDefinite(segs: PathSegment[]): boolean {
   return segs.slice(1).every((s) => s.kind === 'field' || s.kind === 'index');
 }
 
+/** Does `path` name one node of the data it reads (so its value is part of that data, not a new array)? */
+export function isDefinitePath(path: string): boolean {
+  const segs = parsePath(path);
+  return segs !== null && isDefinite(segs);
+}
+
+/** The budget of one path evaluation on its own: past a bound it fails with States.Runtime. */
+export function pathBudget(path: string): Budget {
+  return Budget.start('States.Runtime', `the JSONPath '${path}'`);
+}
+
 function segmentsOf(path: string): PathSegment[] {
   const segs = parsePath(path);
   if (segs === null) throw new PathNotFoundError(path, `Invalid path: ${path}`);
@@ -50,20 +63,24 @@ function segmentsOf(path: string): PathSegment[] {
 
 /**
  * Reads `path` from `data` (`$$…` from `context`). A definite path returns its single value and
- * throws PathNotFoundError when it matches nothing; any other path returns the array of its matches.
+ * throws PathNotFoundError when it matches nothing; any other path returns the array of its matches,
+ * which counts as produced data. The work is bounded by `budget` (by default one of its own).
  */
-export function readPath(data: unknown, path: string, context?: unknown): unknown {
+export function readPath(data: unknown, path: string, context?: unknown, budget: Budget = pathBudget(path)): unknown {
   const segs = segmentsOf(path);
-  const nodes = select(segs, data, context);
-  if (!isDefinite(segs)) return nodes;
+  const nodes = select(segs, data, context, budget);
+  if (!isDefinite(segs)) {
+    budget.charge(nodes);
+    return nodes;
+  }
   if (nodes.length === 0) throw new PathNotFoundError(path, `No results for path: ${canonicalPath(path)}`);
   return nodes[0];
 }
 
 /** Does `path` match at least one node? */
-export function hasPath(data: unknown, path: string, context?: unknown): boolean {
+export function hasPath(data: unknown, path: string, context?: unknown, budget: Budget = pathBudget(path)): boolean {
   const segs = parsePath(path);
-  return segs !== null && select(segs, data, context).length > 0;
+  return segs !== null && select(segs, data, context, budget).length > 0;
 }
 
 /** `$.a.b[0]` → `$['a']['b'][0]`, the form AWS quotes in error causes (other segments kept as given). */
@@ -91,7 +108,7 @@ export function writePath(target: unknown, path: string, value: unknown): unknow
     throw new AslError('States.ResultPathMatchFailure', `Invalid ResultPath: ${path}`);
   }
   const fail = (): never => {
-    throw new AslError('States.ResultPathMatchFailure', `Unable to apply ReferencePath ${path} to input ${JSON.stringify(target) ?? 'undefined'}`);
+    throw new AslError('States.ResultPathMatchFailure', `Unable to apply ReferencePath ${path} to input ${jsonQuote(target)}`);
   };
   const set = (node: unknown, i: number): unknown => {
     if (i === segs.length) return value;
@@ -114,38 +131,45 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function children(node: unknown): unknown[] {
-  if (Array.isArray(node)) return node;
-  if (isObject(node)) return Object.values(node);
-  return [];
+/** Every child of `node` (array elements, object member values), in order. */
+function eachChild(node: unknown, put: (v: unknown) => void): void {
+  if (Array.isArray(node)) for (const c of node) put(c);
+  else if (isObject(node)) for (const k of Object.keys(node)) put(node[k]);
 }
 
-function descendantsOrSelf(node: unknown, out: unknown[]): void {
-  out.push(node);
-  for (const c of children(node)) descendantsOrSelf(c, out);
+/** `node` and all its descendants in document order (pre-order), without recursion. */
+function descendantsOrSelf(node: unknown, put: (v: unknown) => void): void {
+  const stack: unknown[] = [node];
+  while (stack.length > 0) {
+    const n = stack.pop();
+    put(n);
+    if (Array.isArray(n)) for (let i = n.length - 1; i >= 0; i -= 1) stack.push(n[i]);
+    else if (isObject(n)) {
+      const keys = Object.keys(n);
+      for (let i = keys.length - 1; i >= 0; i -= 1) stack.push(n[keys[i]!]);
+    }
+  }
 }
 
-function field(node: unknown, name: string, out: unknown[]): void {
-  if (isObject(node) && Object.hasOwn(node, name)) out.push(node[name]);
+function field(node: unknown, name: string, put: (v: unknown) => void): void {
+  if (isObject(node) && Object.hasOwn(node, name)) put(node[name]);
 }
 
-function index(node: unknown, i: number, out: unknown[]): void {
+function index(node: unknown, i: number, put: (v: unknown) => void): void {
   if (!Array.isArray(node)) return;
   const k = i < 0 ? node.length + i : i;
-  if (k >= 0 && k < node.length) out.push(node[k]);
+  if (k >= 0 && k < node.length) put(node[k]);
 }
 
-function slice(node: unknown[], s: { start?: number; end?: number; step: number }): unknown[] {
+function slice(node: unknown[], s: { start?: number; end?: number; step: number }, put: (v: unknown) => void): void {
   const len = node.length;
   const norm = (v: number | undefined, dflt: number) => (v === undefined ? dflt : v < 0 ? Math.max(0, len + v) : Math.min(len, v));
-  const out: unknown[] = [];
-  for (let k = norm(s.start, 0), end = norm(s.end, len); k < end; k += s.step) out.push(node[k]);
-  return out;
+  for (let k = norm(s.start, 0), end = norm(s.end, len); k < end; k += s.step) put(node[k]);
 }
 
-function operandValue(o: FilterOperand, node: unknown): { found: boolean; value?: unknown } {
+function operandValue(o: FilterOperand, node: unknown, budget: Budget): { found: boolean; value?: unknown } {
   if ('value' in o) return { found: true, value: o.value };
-  const r = select([{ kind: 'root', context: false }, ...o.at], node, undefined);
+  const r = select([{ kind: 'root', context: false }, ...o.at], node, undefined, budget);
   return r.length > 0 ? { found: true, value: r[0] } : { found: false };
 }
 
@@ -159,35 +183,44 @@ function compare(op: FilterOp, a: unknown, b: unknown): boolean {
   return op === '<' ? x < y : op === '<=' ? x <= y : op === '>' ? x > y : x >= y;
 }
 
-function matchesFilter(s: Extract<PathSegment, { kind: 'filter' }>, node: unknown): boolean {
-  const left = operandValue(s.left, node);
+function matchesFilter(s: Extract<PathSegment, { kind: 'filter' }>, node: unknown, budget: Budget): boolean {
+  const left = operandValue(s.left, node, budget);
   if (s.op === undefined) return left.found;
-  const right = operandValue(s.right!, node);
+  const right = operandValue(s.right!, node, budget);
   // A missing operand equals nothing, so it is "not equal" to anything.
   if (!left.found || !right.found) return s.op === '!=';
   return compare(s.op, left.value, right.value);
 }
 
-function select(segs: PathSegment[], data: unknown, context: unknown): unknown[] {
+/**
+ * The nodes `segs` select; every node visited or produced counts one step of `budget`, counted after
+ * each node's expansion (one expansion is bounded by the size of the data it reads).
+ */
+function select(segs: PathSegment[], data: unknown, context: unknown, budget: Budget): unknown[] {
   let nodes: unknown[] = [];
   for (const s of segs) {
     const out: unknown[] = [];
-    switch (s.kind) {
-      case 'root': out.push(s.context ? context : data); break;
-      case 'field': for (const n of nodes) field(n, s.name, out); break;
-      case 'index': for (const n of nodes) index(n, s.index, out); break;
-      case 'wildcard': for (const n of nodes) out.push(...children(n)); break;
-      case 'deep': for (const n of nodes) descendantsOrSelf(n, out); break;
-      case 'slice': for (const n of nodes) if (Array.isArray(n)) out.push(...slice(n, s)); break;
-      case 'union':
-        for (const n of nodes) for (const k of s.keys) typeof k === 'number' ? index(n, k, out) : field(n, k, out);
-        break;
-      case 'filter':
-        for (const n of nodes) {
-          if (Array.isArray(n)) out.push(...n.filter((e) => matchesFilter(s, e)));
-          else if (isObject(n) && matchesFilter(s, n)) out.push(n);
-        }
-        break;
+    const put = (v: unknown): void => {
+      out.push(v);
+    };
+    if (s.kind === 'root') put(s.context ? context : data);
+    for (const n of s.kind === 'root' ? [] : nodes) {
+      const before = out.length;
+      switch (s.kind) {
+        case 'field': field(n, s.name, put); break;
+        case 'index': index(n, s.index, put); break;
+        case 'wildcard': eachChild(n, put); break;
+        case 'deep': descendantsOrSelf(n, put); break;
+        case 'slice': if (Array.isArray(n)) slice(n, s, put); break;
+        case 'union': for (const k of s.keys) typeof k === 'number' ? index(n, k, put) : field(n, k, put); break;
+        case 'filter':
+          if (Array.isArray(n)) {
+            for (const e of n) if (matchesFilter(s, e, budget)) put(e);
+            budget.step(n.length);
+          } else if (isObject(n) && matchesFilter(s, n, budget)) put(n);
+          break;
+      }
+      budget.step(1 + out.length - before);
     }
     nodes = out;
   }

@@ -1,5 +1,6 @@
 import { at, InvalidDefinitionError, Problems, type DefinitionProblem } from './definition-problems.js';
 import { duplicateKeys } from './json-duplicate-keys.js';
+import { nestingDepth } from './json-text.js';
 import type { AslDefinition } from './types.js';
 import { validateGraph } from './validate-graph.js';
 import { integerIn, isObj, onlyFields, queryLanguage, type Obj } from './validate-values.js';
@@ -11,6 +12,14 @@ export const MAX_DEFINITION_LENGTH = 1024 * 1024;
 
 /** AWS's answer to a blank definition or one that is not a JSON object (no location). */
 const NOT_AN_OBJECT: DefinitionProblem = { code: 'SCHEMA_VALIDATION_FAILED', path: '', message: 'Definition must be a valid JSON object' };
+
+/**
+ * How deep a definition may nest. AWS documents no bound; this one keeps the validator and the
+ * evaluation of templates and Choice rules (which walk the definition recursively) far from the
+ * stack limit, which a definition nested a few thousand levels deep reaches.
+ */
+export const MAX_DEFINITION_DEPTH = 1000;
+const TOO_DEEP: DefinitionProblem = { code: 'TOO_DEEPLY_NESTED', path: '/', message: 'The states are too deeply nested.' };
 
 const TOP_FIELDS = new Set(['StartAt', 'States', 'Comment', 'Version', 'TimeoutSeconds', 'QueryLanguage']);
 
@@ -30,7 +39,10 @@ export function parseDefinition(text: string): AslDefinition {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new InvalidDefinitionError([{ code: 'INVALID_JSON_DESCRIPTION', path: '', message: (e as Error).message }]);
+    // V8's text, without the "(line 1 column 29)" that Node 22+ append: the same answer on every
+    // supported Node version.
+    const message = (e as Error).message.replace(/ \(line \d+ column \d+\)$/, '');
+    throw new InvalidDefinitionError([{ code: 'INVALID_JSON_DESCRIPTION', path: '', message }]);
   }
   const p = new Problems();
   for (const { path, key } of duplicateKeys(text)) {
@@ -51,12 +63,13 @@ function validate(value: unknown, p: Problems): AslDefinition {
   if (value.Version !== undefined && value.Version !== '1.0') p.schema(at('', 'Version'), 'Value should be one of the following: [1.0]');
   integerIn(p, '', value, 'TimeoutSeconds', 1);
   queryLanguage(p, '', value);
+  if (nestingDepth(value, MAX_DEFINITION_DEPTH) > MAX_DEFINITION_DEPTH) throw new InvalidDefinitionError([...p.list, TOO_DEEP]);
   try {
     validateGraph(p, new Map(), value, '');
   } catch (e) {
     // Only a pathologically nested definition (Not inside Not…, thousands deep) gets here.
     if (!(e instanceof RangeError)) throw e;
-    p.add('TOO_DEEPLY_NESTED', '', 'The states are too deeply nested.');
+    p.list.push(TOO_DEEP);
   }
   if (p.count > 0) throw new InvalidDefinitionError(p.list);
   normaliseGraph(value);

@@ -1,4 +1,4 @@
-import { evaluateChoiceRule } from '../asl/choice-rules.js';
+import { choiceBudget, evaluateChoiceRule } from '../asl/choice-rules.js';
 import { applyInputPath, applyOutputPath } from '../asl/data-flow.js';
 import { AslError } from '../asl/errors.js';
 import type { ChoiceState } from '../asl/types.js';
@@ -11,7 +11,8 @@ export function runChoice(s: Step, def: ChoiceState): void {
   const r = s.attempt(() => {
     const co = s.co();
     const effective = applyInputPath(s.ctx.input, def.InputPath, co);
-    const rule = def.Choices.find((c) => evaluateChoiceRule(c, effective, co));
+    const budget = choiceBudget();
+    const rule = def.Choices.find((c) => evaluateChoiceRule(c, effective, co, budget));
     const next = rule?.Next ?? def.Default;
     if (next === undefined) {
       throw new AslError('States.NoChoiceMatched', `No Matches! (state '${s.ctx.state!.Name}')`);

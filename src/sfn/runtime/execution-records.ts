@@ -1,6 +1,7 @@
 import type { KV } from '@nats-io/kv';
 import { JetStreamApiError } from '@nats-io/jetstream';
-import { decode, encode } from '../../nats/codec.js';
+import { encode } from '../../nats/codec.js';
+import { UNREPORTED, type Quarantine } from '../../history/quarantine.js';
 import { kvToken } from '../../nats/subjects.js';
 import { JsCodes } from '../../history/history-store.js';
 
@@ -45,7 +46,12 @@ const ORPHAN_AFTER_MS = 5 * 60_000;
  * execution (and, after a crash at the wrong moment, a few closed ones that `running` cleans up).
  */
 export class ExecutionRecords {
-  constructor(private readonly kv: KV, private readonly now: () => number = Date.now) {}
+  constructor(private readonly kv: KV, private readonly now: () => number = Date.now, private readonly quarantine: Quarantine = UNREPORTED) {}
+
+  /** Where a key's record is stored, for the quarantine. */
+  private at(e: { bucket: string; key: string; revision: number }) {
+    return { stream: `KV_${e.bucket}`, subject: `$KV.${e.bucket}.${e.key}`, seq: e.revision };
+  }
 
   /** Indexes and creates the record; false when the name is taken (the caller reads the holder). */
   async create(rec: SfnExecutionRecord): Promise<boolean> {
@@ -65,7 +71,7 @@ export class ExecutionRecords {
 
   async get(stateMachineName: string, name: string): Promise<SfnExecutionRecord | undefined> {
     const e = await this.kv.get(executionKey(stateMachineName, name));
-    return e && e.operation === 'PUT' && e.value.length > 0 ? decode<SfnExecutionRecord>(e.value) : undefined;
+    return e && e.operation === 'PUT' && e.value.length > 0 ? this.quarantine.decode<SfnExecutionRecord>('sfn_executions', e.value, this.at(e)) : undefined;
   }
 
   /** Writes the closing state (only one writer, the partition owner, changes a record after create), then leaves the index. */
@@ -97,7 +103,9 @@ export class ExecutionRecords {
   private async orphan(key: string): Promise<boolean> {
     const e = await this.kv.get(key);
     if (!e || e.operation !== 'PUT' || e.value.length === 0) return false;
-    return this.now() - decode<RunningEntry>(e.value).startDate > ORPHAN_AFTER_MS;
+    // A damaged entry is never an orphan: it stays for the operator (quarantined).
+    const entry = this.quarantine.tryDecode<RunningEntry>('sfn_executions', e.value, this.at(e));
+    return entry !== undefined && this.now() - entry.startDate > ORPHAN_AFTER_MS;
   }
 
   private async keysOf(filter: string): Promise<string[]> {
@@ -110,7 +118,11 @@ export class ExecutionRecords {
     const out: SfnExecutionRecord[] = [];
     for (let i = 0; i < keys.length; i += 64) {
       const got = await Promise.all(keys.slice(i, i + 64).map((k) => this.kv.get(k)));
-      for (const e of got) if (e && e.operation === 'PUT' && e.value.length > 0) out.push(decode<SfnExecutionRecord>(e.value));
+      for (const e of got) {
+        if (!e || e.operation !== 'PUT' || e.value.length === 0) continue;
+        const rec = this.quarantine.tryDecode<SfnExecutionRecord>('sfn_executions', e.value, this.at(e));
+        if (rec) out.push(rec);
+      }
     }
     return out;
   }

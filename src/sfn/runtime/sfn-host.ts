@@ -19,6 +19,7 @@ import { encodeSfnTaskToken, type SfnTaskRef } from './sfn-task-token.js';
 import type { TaskTokens } from '../../domain/task-token.js';
 import { SingleFlight } from '../../runtime/single-flight.js';
 import type { RecoveryProgress } from '../../runtime/recovery-progress.js';
+import { DamagedRecordError, skipDamagedRun, type Quarantine } from '../../history/quarantine.js';
 
 /** The pseudo-domain of Step Functions task lists (one per activity ARN) in AF_TASKS. */
 export const SFN_DOMAIN = '~sfn';
@@ -35,6 +36,8 @@ export interface SfnHostDeps {
   tokens: TaskTokens;
   log: Logger;
   inspect?: Observer<InspectionEvent>;
+  /** Where damaged execution records are reported (history is checked by the store). */
+  quarantine?: Quarantine;
 }
 
 export interface SfnStartPayload { record: SfnExecutionRecord }
@@ -68,7 +71,7 @@ export class SfnHost implements PartitionHost {
   private readonly machines: MachineCache;
 
   constructor(private readonly d: SfnHostDeps) {
-    this.records = new ExecutionRecords(d.nats.sfnExecutions, () => d.clock.now());
+    this.records = new ExecutionRecords(d.nats.sfnExecutions, () => d.clock.now(), d.quarantine);
     this.machines = new MachineCache(d.clock, { record: (system, actorId, e) => this.bySystem.get(system as object)?.record(actorId, e) });
   }
 
@@ -76,7 +79,7 @@ export class SfnHost implements PartitionHost {
   ownerOps(): Record<string, (payload: any) => Promise<unknown>> {
     return {
       sfnStart: (p: SfnStartPayload) => this.start(p.record),
-      sfnStartTask: (p: SfnStartTaskPayload) => this.startTask(p),
+      sfnStartTask: skipDamagedRun((p: SfnStartTaskPayload) => this.startTask(p)),
       sfnTask: (p: SfnTaskPayload) => this.taskResponse(p),
       sfnStop: (p: SfnStopPayload) => this.stopExecution(p),
     };
@@ -350,7 +353,8 @@ export class SfnHost implements PartitionHost {
         try {
           if (await this.restore(rec)) { n++; progress?.rebuilt(); }
         } catch (err) {
-          this.d.log.error({ err, executionArn: rec.executionArn }, 'could not rebuild execution');
+          // A damaged history was reported (quarantined) already; the execution answers its fault.
+          if (!(err instanceof DamagedRecordError)) this.d.log.error({ err, executionArn: rec.executionArn }, 'could not rebuild execution');
         }
       }
     }));

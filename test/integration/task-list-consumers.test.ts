@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
+import { until } from '../helpers/until.js';
+
+const IDLE_MS = 2000;
+let e: TestEngine;
+const call = (action: string, input: object) => e.client.call(action, input);
+
+beforeAll(async () => {
+  e = await startTestEngine({ node: { taskConsumerIdleMs: IDLE_MS } });
+});
+afterAll(async () => { await e?.stop(); });
+
+async function consumerCount(): Promise<number> {
+  const { jsm, subjects } = { jsm: e.node.nats.jsm, subjects: e.node.nats.subjects };
+  return (await jsm.streams.info(subjects.streams.tasks)).state.consumer_count;
+}
+
+async function inBatches(n: number, batch: number, fn: (i: number) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < n; i += batch) await Promise.all(Array.from({ length: Math.min(batch, n - i) }, (_, j) => fn(i + j)));
+}
+
+describe('task-list consumers', () => {
+  it('10,000 distinct task lists counted leave no consumer behind', async () => {
+    const domain = uniqueDomain('tl-count');
+    await call('RegisterDomain', { name: domain, workflowExecutionRetentionPeriodInDays: '1' });
+    const baseline = await consumerCount();
+    await inBatches(10_000, 200, async (i) => {
+      const r = await call(i % 2 ? 'CountPendingActivityTasks' : 'CountPendingDecisionTasks', { domain, taskList: { name: `list-${i}` } });
+      expect(r).toEqual({ count: 0, truncated: false });
+    });
+    expect(await consumerCount()).toBe(baseline);
+  }, 120_000);
+
+  it('a polled list gets a consumer that goes after the idle time; counts stay exact without it', async () => {
+    const domain = uniqueDomain('tl-poll');
+    await call('RegisterDomain', { name: domain, workflowExecutionRetentionPeriodInDays: '1' });
+    const wt = { name: 'wf', version: '1' };
+    await call('RegisterWorkflowType', { domain, ...wt, defaultTaskList: { name: 'deciders' }, defaultExecutionStartToCloseTimeout: '3600', defaultTaskStartToCloseTimeout: '600', defaultChildPolicy: 'TERMINATE' });
+    const baseline = await consumerCount();
+    // 200 lists polled once each (1 s polls, nothing comes): each gets a consumer while polled.
+    await inBatches(200, 100, (i) => call('PollForActivityTask', { domain, taskList: { name: `p-${i}` }, afPollTimeoutMs: 1000 }));
+    expect(await consumerCount()).toBeGreaterThan(baseline);
+    await until(async () => (await consumerCount()) === baseline, { timeoutMs: 20_000, intervalMs: 250, message: 'consumers back to baseline' });
+
+    // Queued tasks are counted with no consumer, and polled from a list whose consumer expired.
+    for (let i = 0; i < 3; i++) await call('StartWorkflowExecution', { domain, workflowId: `w${i}`, workflowType: wt });
+    expect(await call('CountPendingDecisionTasks', { domain, taskList: { name: 'deciders' } })).toEqual({ count: 3, truncated: false });
+    expect(await consumerCount()).toBe(baseline);
+    const task = await call('PollForDecisionTask', { domain, taskList: { name: 'deciders' }, afPollTimeoutMs: 5000 });
+    expect(task.taskToken).toBeTruthy();
+    expect(await call('CountPendingDecisionTasks', { domain, taskList: { name: 'deciders' } })).toEqual({ count: 2, truncated: false });
+    await until(async () => (await consumerCount()) === baseline, { timeoutMs: 20_000, intervalMs: 250, message: 'consumer of the decider list gone' });
+    const again = await call('PollForDecisionTask', { domain, taskList: { name: 'deciders' }, afPollTimeoutMs: 5000 });
+    expect(again.taskToken).toBeTruthy();
+    expect(await call('CountPendingDecisionTasks', { domain, taskList: { name: 'deciders' } })).toEqual({ count: 1, truncated: false });
+    expect(e.node.ctx.queues.localLists).toBeLessThanOrEqual(2);
+  }, 90_000);
+});
