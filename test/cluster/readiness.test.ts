@@ -2,7 +2,7 @@ import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startNode, type EngineNode } from '../../src/node.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
-import { uniqueDomain } from '../helpers/engine.js';
+import { startOpenRuns } from '../helpers/open-runs.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
 import { freePort } from '../helpers/nats-cluster.js';
 import { until } from '../helpers/until.js';
@@ -23,16 +23,7 @@ describe('readiness in a cluster', () => {
     const a: EngineNode = await startNode({ ...opts, nodeName: 'node-a' });
     const client = await ActorFlowClient.connect({ servers: server.url });
     cleanup.push(() => client.close());
-    const domain = uniqueDomain('ready');
-    await client.call('RegisterDomain', { name: domain, workflowExecutionRetentionPeriodInDays: '1' });
-    const type = { name: 'Ready', version: '1' };
-    await client.call('RegisterWorkflowType', {
-      domain, ...type, defaultTaskList: { name: 'nobody' }, defaultChildPolicy: 'TERMINATE',
-      defaultExecutionStartToCloseTimeout: '3600', defaultTaskStartToCloseTimeout: '60',
-    });
-    for (let i = 0; i < OPEN_RUNS; i += 50) {
-      await Promise.all(Array.from({ length: 50 }, (_, j) => client.call('StartWorkflowExecution', { domain, workflowId: `w-${i + j}`, workflowType: type })));
-    }
+    await startOpenRuns(client, OPEN_RUNS, 'ready');
 
     const port = await freePort();
     const b: EngineNode = await startNode({ ...opts, nodeName: 'node-b', http: { port, accessKeys: {} } });

@@ -6,7 +6,7 @@ import { parseAccessKeys } from '../../src/transport/access-keys.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
 import { freePort } from '../helpers/nats-cluster.js';
-import { uniqueDomain } from '../helpers/engine.js';
+import { startOpenRuns } from '../helpers/open-runs.js';
 import { until } from '../helpers/until.js';
 
 /** GET /healthz and /readyz on the HTTP port: through start-up recovery and a NATS outage. */
@@ -37,16 +37,7 @@ describe('health and readiness probes', () => {
     // A first node leaves OPEN_RUNS open runs behind (nobody polls their task list).
     const before = await startNode({ natsUrl: first.url, partitions: 4, logger: pino({ level: 'silent' }) });
     const client = await ActorFlowClient.connect({ servers: first.url });
-    const domain = uniqueDomain('health');
-    await client.call('RegisterDomain', { name: domain, workflowExecutionRetentionPeriodInDays: '1' });
-    const type = { name: 'Probe', version: '1' };
-    await client.call('RegisterWorkflowType', {
-      domain, ...type, defaultTaskList: { name: 'nobody' }, defaultChildPolicy: 'TERMINATE',
-      defaultExecutionStartToCloseTimeout: '3600', defaultTaskStartToCloseTimeout: '60',
-    });
-    for (let i = 0; i < OPEN_RUNS; i += 50) {
-      await Promise.all(Array.from({ length: 50 }, (_, j) => client.call('StartWorkflowExecution', { domain, workflowId: `w-${i + j}`, workflowType: type })));
-    }
+    await startOpenRuns(client, OPEN_RUNS, 'health');
     await client.close();
     await before.stop();
 
