@@ -85,7 +85,8 @@ export class HistoryStore {
    * stream sequence. Throws HistoryConflictError when fenced off.
    */
   async append(subject: string, runId: string, events: HistoryEvent[], lastSeq: number, writer: string, extra?: unknown): Promise<number> {
-    const msgID = `${runId}:${events[0]!.id}:${writer}`;
+    // A message without events (a part of a large Step Functions snapshot) is named by its fence.
+    const msgID = `${runId}:${events[0]?.id ?? `s${lastSeq}`}:${writer}`;
     const data = encode((extra === undefined ? { events } : { events, extra }) satisfies Transition);
     if (data.length > MAX_TRANSITION_BYTES) throw new TransitionTooLargeError(data.length);
     try {
@@ -110,6 +111,14 @@ export class HistoryStore {
     if (!last) return undefined;
     const t = this.transition(last);
     return { events: t.events, extra: t.extra as X | undefined, seq: last.seq };
+  }
+
+  /** One transition by stream sequence (the earlier parts of a transition split over several messages). */
+  async readAt<X = unknown>(seq: number): Promise<LastTransition<X> | undefined> {
+    const m = this.leaderReads ? await this.jsm.streams.getMessage(this.stream, { seq }) : await this.jsm.direct.getMessage(this.stream, { seq });
+    if (!m) return undefined;
+    const t = this.transition(m);
+    return { events: t.events, extra: t.extra as X | undefined, seq: m.seq };
   }
 
   private lastOf(subject: string) {

@@ -3,7 +3,7 @@ import { InputReader } from '../domain/validate.js';
 import type { SfnTaskPayload } from '../sfn/runtime/sfn-host.js';
 import { decodeSfnTaskToken } from '../sfn/runtime/sfn-task-token.js';
 import type { ServiceContext } from './context.js';
-import { isJson, MAX_SFN_PAYLOAD } from './sfn-start-execution.js';
+import { MAX_SFN_PAYLOAD, payloadProblem } from './sfn-start-execution.js';
 import { requestObject } from './sfn-input.js';
 
 const MAX_TOKEN = 2048;
@@ -14,14 +14,16 @@ async function send(ctx: ServiceContext, token: string, p: Omit<SfnTaskPayload, 
   return ctx.router.call<object>(ref.partition, 'sfnTask', { ...p, ref } satisfies SfnTaskPayload);
 }
 
-/** SendTaskSuccess: output must be JSON (InvalidOutput). */
+/** SendTaskSuccess: output must be JSON of at most 256 KiB in UTF-8 (InvalidOutput). */
 export async function sendTaskSuccess(ctx: ServiceContext, input: unknown): Promise<object> {
   requestObject(input);
   const r = InputReader.of(input);
   const token = r.str('taskToken', { min: 1, max: MAX_TOKEN, required: true });
   const output = r.str('output', { max: MAX_SFN_PAYLOAD, required: true });
   r.done();
-  if (!isJson(output)) throw new Fault('InvalidOutput', `Invalid Output: 'output must be JSON'`);
+  // Refused here, before the owner sees it: the task stays open for a correct answer.
+  const problem = payloadProblem(output);
+  if (problem) throw new Fault('InvalidOutput', `Invalid Output: 'output ${problem}'`);
   return send(ctx, token, { kind: 'success', output });
 }
 

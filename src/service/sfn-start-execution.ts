@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Fault } from '../domain/faults.js';
 import { InputReader } from '../domain/validate.js';
+import { MAX_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH, nestingDepth, utf8Bytes } from '../sfn/compile/payload-limit.js';
 import { executionArn, validateSfnName } from '../sfn/arns.js';
 import type { SfnExecutionRecord } from '../sfn/runtime/execution-records.js';
 import { seconds, type ServiceContext } from './context.js';
@@ -8,12 +9,19 @@ import { executionPartition, executionRecords } from './sfn-execution-lookup.js'
 import { requireStateMachine } from './sfn-lookup.js';
 import { requestObject } from './sfn-input.js';
 
-/** Step Functions payloads (input, output): at most 256 KiB. */
-export const MAX_SFN_PAYLOAD = 262_144;
+/** The wire limit of Step Functions payloads (the model's 262,144 characters); AWS's quota is the same number of UTF-8 bytes. */
+export const MAX_SFN_PAYLOAD = MAX_PAYLOAD_BYTES;
 
-/** True when `text` is one JSON value. */
-export function isJson(text: string): boolean {
-  try { JSON.parse(text); return true; } catch { return false; }
+/**
+ * Why a payload (execution input, task output) cannot enter an execution: not JSON, over 256 KiB
+ * in UTF-8, or nested past MAX_PAYLOAD_DEPTH; undefined when it can.
+ */
+export function payloadProblem(text: string): string | undefined {
+  let v: unknown;
+  try { v = JSON.parse(text); } catch { return 'must be JSON'; }
+  if (utf8Bytes(text) > MAX_PAYLOAD_BYTES) return `exceeds the maximum size of ${MAX_PAYLOAD_BYTES} bytes (UTF-8)`;
+  if (nestingDepth(v) > MAX_PAYLOAD_DEPTH) return `is nested deeper than ${MAX_PAYLOAD_DEPTH} levels`;
+  return undefined;
 }
 
 /** StartExecution: name optional (a UUID), input JSON (default "{}"); same name and input while running is idempotent. */
@@ -26,7 +34,8 @@ export async function startExecution(ctx: ServiceContext, input: unknown): Promi
   executionRecords(ctx);
   const name = body.name === undefined || body.name === null ? randomUUID() : validateSfnName(body.name, 'name');
   const sm = (await requireStateMachine(ctx, body.stateMachineArn)).value;
-  if (!isJson(text)) throw new Fault('InvalidExecutionInput', `Invalid State Machine Execution Input: 'input must be JSON'`);
+  const problem = payloadProblem(text);
+  if (problem) throw new Fault('InvalidExecutionInput', `Invalid State Machine Execution Input: 'input ${problem}'`);
   if (sm.status === 'DELETING') throw new Fault('StateMachineDeleting', `State Machine Is Being Deleted: '${sm.arn}'`);
   const arn = executionArn(ctx, sm.name, name);
   const record: SfnExecutionRecord = {

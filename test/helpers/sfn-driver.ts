@@ -2,7 +2,7 @@ import { pack, unpack } from 'msgpackr';
 import { createActor, SimulatedClock, type AnyActor, type AnyStateMachine } from 'xstate';
 import { parseDefinition } from '../../src/sfn/asl/validate-definition.js';
 import { compileStateMachine } from '../../src/sfn/compile/compile-state-machine.js';
-import type { SfnExecutionInput, SfnExecutionOutput, SfnInputEvent, SfnRecord } from '../../src/sfn/compile/contract.js';
+import type { SfnExecutionInput, SfnExecutionOutput, SfnHooks, SfnInputEvent, SfnRecord } from '../../src/sfn/compile/contract.js';
 
 /** 2024-01-01T00:00:00Z: every simulated execution starts here. */
 export const SFN_T0 = Date.UTC(2024, 0, 1);
@@ -51,6 +51,19 @@ export interface SfnRun {
   restores: number;
 }
 
+/**
+ * Hooks as a host supplies them: every record goes to `push`, `used` counts them (plus the
+ * ExecutionStarted a host records itself), `$$.Execution.Input` is `input`.
+ */
+export function testHooks(push: (actorId: string, r: SfnRecord) => void, input: unknown): SfnHooks {
+  let used = 1;
+  return {
+    record: (_system, actorId, r) => { used += 1; push(actorId, r); },
+    used: () => used,
+    executionInput: () => input,
+  };
+}
+
 /** The execution input the driver starts every run with. */
 export function executionInput(input: unknown): SfnExecutionInput {
   return {
@@ -86,7 +99,7 @@ export function runCase(c: SfnCase, opts: { crash?: boolean; machine?: AnyStateM
   const clock = new SimulatedClock();
   clock.set(SFN_T0);
   const events: RecordedEvent[] = [];
-  const hooks = { record: (_system: unknown, actorId: string, record: SfnRecord) => { events.push({ actorId, at: clock.now(), record }); } };
+  const hooks = testHooks((actorId, record) => { events.push({ actorId, at: clock.now(), record }); }, c.input ?? {});
   const machine = opts.machine ?? compileStateMachine(parseDefinition(JSON.stringify(c.definition)), {
     clock, hooks, ...(c.historyLimit !== undefined ? { historyLimit: c.historyLimit } : {}),
   }).machine;

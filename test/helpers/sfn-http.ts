@@ -70,3 +70,9 @@ export async function waitClosed(sfn: SFNClient, executionArn: string, timeoutMs
   }, { timeoutMs, intervalMs: 50, message: `${executionArn} to close` });
   return d;
 }
+
+/** The error a call fails with (the test fails when it succeeds). */
+export async function rejection(p: Promise<unknown>): Promise<any> {
+  try { await p; } catch (err) { return err; }
+  throw new Error('expected the call to fail');
+}

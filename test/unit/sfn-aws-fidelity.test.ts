@@ -6,7 +6,7 @@ import type { SfnRecord } from '../../src/sfn/compile/contract.js';
 import { resolveCause } from '../../src/sfn/compile/state-cause.js';
 import { WAIT_TOO_LONG } from '../../src/sfn/compile/wait-state.js';
 import { StoredText } from '../../src/sfn/runtime/stored-text.js';
-import { executionInput, runCase, SFN_T0, type SfnCase, type SfnRun } from '../helpers/sfn-driver.js';
+import { executionInput, runCase, SFN_T0, testHooks, type SfnCase, type SfnRun } from '../helpers/sfn-driver.js';
 import { A, single, task } from './sfn-case-builders.js';
 
 /*
@@ -120,7 +120,7 @@ describe('the Wait limit', () => {
     const clock = new SimulatedClock();
     clock.set(SFN_T0);
     const records: SfnRecord[] = [];
-    const { machine } = compileStateMachine(parseDefinition(JSON.stringify(waitOn('TimestampPath', '$.t'))), { clock, hooks: { record: (_s, _id, r) => { records.push(r); } } });
+    const { machine } = compileStateMachine(parseDefinition(JSON.stringify(waitOn('TimestampPath', '$.t'))), { clock, hooks: testHooks((_id: string, r: SfnRecord) => { records.push(r); }, input) });
     const actor = createActor(machine, { id: 'root', clock, input: executionInput(input) }).start();
     const snap = actor.getSnapshot();
     actor.stop();

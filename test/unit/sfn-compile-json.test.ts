@@ -3,7 +3,7 @@ import { createActor, SimulatedClock } from 'xstate';
 import { parseDefinition } from '../../src/sfn/asl/validate-definition.js';
 import { compileStateMachine } from '../../src/sfn/compile/compile-state-machine.js';
 import type { SfnRecord } from '../../src/sfn/compile/contract.js';
-import { executionInput, SFN_T0 } from '../helpers/sfn-driver.js';
+import { executionInput, SFN_T0, testHooks } from '../helpers/sfn-driver.js';
 
 const A = 'arn:aws:states:us-east-1:123456789012:activity:work';
 const definition = {
@@ -23,7 +23,7 @@ function compile() {
   const clock = new SimulatedClock();
   clock.set(SFN_T0);
   const records: SfnRecord[] = [];
-  const compiled = compileStateMachine(parseDefinition(JSON.stringify(definition)), { clock, hooks: { record: (_s, _id, r) => { records.push(r); } } });
+  const compiled = compileStateMachine(parseDefinition(JSON.stringify(definition)), { clock, hooks: testHooks((_id, r) => { records.push(r); }, {}) });
   return { clock, records, machine: compiled.machine };
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDefinition } from '../../src/sfn/asl/validate-definition.js';
 import { compileStateMachine } from '../../src/sfn/compile/compile-state-machine.js';
 import type { SfnExecutionOutput, SfnRecord } from '../../src/sfn/compile/contract.js';
-import { executionInput, SFN_T0 } from '../helpers/sfn-driver.js';
+import { executionInput, SFN_T0, testHooks } from '../helpers/sfn-driver.js';
 import { A } from './sfn-case-builders.js';
 
 /** Runs `definition` until its first ActivityScheduled, then answers it with sfn.activity.scheduleFailed. */
@@ -11,7 +11,7 @@ function scheduleFails(definition: object, error: string, cause: string) {
   const clock = new SimulatedClock();
   clock.set(SFN_T0);
   const records: SfnRecord[] = [];
-  const { machine } = compileStateMachine(parseDefinition(JSON.stringify(definition)), { clock, hooks: { record: (_s, _id, r) => { records.push(r); } } });
+  const { machine } = compileStateMachine(parseDefinition(JSON.stringify(definition)), { clock, hooks: testHooks((_id, r) => { records.push(r); }, {}) });
   const actor = createActor(machine, { id: 'root', clock, input: executionInput({ a: 1 }) }).start();
   const key = records.find((r) => r.type === 'ActivityScheduled')!.task!.key;
   actor.send({ type: 'sfn.activity.scheduleFailed', key, error, cause });
@@ -41,7 +41,7 @@ describe('sfn.activity.scheduleFailed (the activity does not exist)', () => {
     const clock = new SimulatedClock();
     clock.set(SFN_T0);
     const records: SfnRecord[] = [];
-    const { machine } = compileStateMachine(parseDefinition(JSON.stringify({ StartAt: 'T', States: { T: { Type: 'Task', Resource: A, End: true } } })), { clock, hooks: { record: (_s, _id, r) => { records.push(r); } } });
+    const { machine } = compileStateMachine(parseDefinition(JSON.stringify({ StartAt: 'T', States: { T: { Type: 'Task', Resource: A, End: true } } })), { clock, hooks: testHooks((_id, r) => { records.push(r); }, {}) });
     const actor = createActor(machine, { id: 'root', clock, input: executionInput({}) }).start();
     actor.send({ type: 'sfn.activity.scheduleFailed', key: 'root#99', error: 'States.Runtime', cause: 'x' });
     expect(actor.getSnapshot().status).toBe('active');

@@ -23,8 +23,7 @@ export function runChoice(s: Step, def: ChoiceState): void {
     s.fail(r.fault);
     return;
   }
-  exitState(s, def, r.value.output);
-  s.ctx.go = goTo(r.value.next);
+  if (exitState(s, def, r.value.output)) s.ctx.go = goTo(r.value.next);
 }
 
 /** Every state a Choice may go to. */

@@ -3,19 +3,19 @@ import type { AslDefinition, StateGraph } from '../asl/types.js';
 import type { CompiledStateMachine, CompileOptions, SfnExecutionInput } from './contract.js';
 import { iso, type GraphInput } from './graph-context.js';
 import { createGraphMachine } from './graph-machine.js';
-import { DEFAULT_HISTORY_LIMIT, rootBudget } from './history-limit.js';
+import { DEFAULT_HISTORY_LIMIT, UnrecordedCounts } from './history-limit.js';
 
 /** The root graph's input: the data is the execution input; `$$` gets the execution and state machine. */
-function rootInput(def: AslDefinition, x: SfnExecutionInput, limit: number): GraphInput {
+function rootInput(def: AslDefinition, x: SfnExecutionInput): GraphInput {
   return {
     data: x.input,
     co: {
-      // Executions are never redriven here: RedriveCount stays 0.
-      Execution: { Id: x.executionArn, Input: x.input, StartTime: iso(x.startTime), Name: x.executionName, RoleArn: x.roleArn, RedriveCount: 0 },
+      // Executions are never redriven here: RedriveCount stays 0. The input is held once, beside the
+      // context (see contextObject), not in every child's.
+      Execution: { Id: x.executionArn, StartTime: iso(x.startTime), Name: x.executionName, RoleArn: x.roleArn, RedriveCount: 0 },
       StateMachine: { Id: x.stateMachineArn, Name: x.stateMachineName },
     },
     execDeadline: def.TimeoutSeconds !== undefined ? x.startTime + def.TimeoutSeconds * 1000 : null,
-    budget: rootBudget(limit),
   };
 }
 
@@ -27,11 +27,12 @@ function rootInput(def: AslDefinition, x: SfnExecutionInput, limit: number): Gra
 export function compileStateMachine(definition: AslDefinition, opts: CompileOptions): CompiledStateMachine {
   const limit = opts.historyLimit ?? DEFAULT_HISTORY_LIMIT;
   if (!Number.isInteger(limit) || limit < 3) throw new RangeError(`historyLimit must be an integer of at least 3, got ${limit}`);
+  const unrecorded = new UnrecordedCounts();
   const child = (graph: StateGraph, id: string): AnyStateMachine => createGraphMachine(graph, {
-    clock: opts.clock, hooks: opts.hooks, root: false, id, limit, toInput: (input) => input as GraphInput,
+    clock: opts.clock, hooks: opts.hooks, root: false, id, limit, unrecorded, toInput: (input) => input as GraphInput,
   }, child);
   const machine = createGraphMachine(definition, {
-    clock: opts.clock, hooks: opts.hooks, root: true, id: 'sfn', limit, toInput: (input) => rootInput(definition, input as SfnExecutionInput, limit),
+    clock: opts.clock, hooks: opts.hooks, root: true, id: 'sfn', limit, unrecorded, toInput: (input) => rootInput(definition, input as SfnExecutionInput),
   }, child);
   return { machine };
 }

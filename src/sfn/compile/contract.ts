@@ -53,6 +53,16 @@ export interface SfnHooks {
    * recording actor's id, stable across snapshot restore.
    */
   record(system: unknown, actorId: string, e: SfnRecord): void;
+  /**
+   * History events the execution has recorded so far, ExecutionStarted included (those recorded
+   * and not yet persisted too): every actor of the execution checks the 25,000-event quota
+   * against this one count, so concurrent branches and iterations share it exactly.
+   */
+  used(system: unknown): number;
+  /** `$$.Execution.Input`, parsed (kept by the host once, not copied into every actor's context). */
+  executionInput(system: unknown): unknown;
+  /** A child actor finished for good: the host may forget its bookkeeping. Optional. */
+  ended?(system: unknown, actorId: string): void;
 }
 
 /** The root machine's input. */

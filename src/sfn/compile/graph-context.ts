@@ -1,8 +1,12 @@
 import type { ContextObject } from '../asl/types.js';
 import type { SfnExecutionOutput, SfnInputEvent } from './contract.js';
 
-/** The parts of the context object (`$$`) fixed for one graph run: execution, state machine, Map item. */
-export type BaseContextObject = Pick<ContextObject, 'Execution' | 'StateMachine' | 'Map'>;
+/**
+ * The parts of the context object (`$$`) fixed for one graph run: execution, state machine, Map
+ * item. `Execution.Input` is not kept here (the hooks supply it): a copy in every actor's context
+ * would put the execution input into every persisted snapshot once per live branch or iteration.
+ */
+export type BaseContextObject = Pick<ContextObject, 'StateMachine' | 'Map'> & { Execution: Omit<ContextObject['Execution'], 'Input'> & { Input?: unknown } };
 
 /** Input of a graph machine: the root gets it from SfnExecutionInput, a branch or iteration from its parent. */
 export interface GraphInput {
@@ -10,8 +14,6 @@ export interface GraphInput {
   co: BaseContextObject;
   /** Epoch ms of the execution's TimeoutSeconds (root only). */
   execDeadline: number | null;
-  /** History events this graph (with its children) may still record; see history-limit.ts. */
-  budget: number;
 }
 
 /** The activity task a Task state waits for. Times are epoch ms. */
@@ -26,21 +28,31 @@ export interface PendingTask {
   started: boolean;
 }
 
-/** Spawned children of a Parallel or Map state (one visit). */
+/** Spawned children of a Parallel or Map state (one visit). Every operation on it is O(1) in the number of branches or items. */
 export interface Kids {
   /** The visit number (from `seq`) that makes this run's child ids unique. */
   visit: number;
-  /** Child actor id per branch/item; null while an item waits for a concurrency slot. */
-  ids: Array<string | null>;
+  /** Child ids are `<prefix><index>`. */
+  prefix: string;
+  /** Branches or items. */
+  total: number;
+  /** The running children: actor id → branch/item index. */
+  live: Record<string, number>;
+  /** Outputs by index (filled in place as children finish) and their JSON size in bytes so far. */
   results: unknown[];
+  resultBytes: number;
   finished: number;
   running: number;
-  /** Map: the next item to start. */
+  /** The next branch/item to start. */
   next: number;
-  /** Map: the items, the effective input (for ItemSelector) and the concurrency limit (0 = none). */
-  items?: unknown[];
-  effective?: unknown;
-  max?: number;
+  /** At most this many children run at once (Map: MaxConcurrency within AWS's 40; Parallel: all). */
+  max: number;
+  /** Children started since the graph last yielded to the event loop. */
+  burst: number;
+  /** A `sfn.kids.resume` is on its way: the graph yielded and starts more children when it comes. */
+  paused: boolean;
+  /** Parallel with more branches than one turn starts: the branches' input, for the later turns. */
+  input?: unknown;
 }
 
 /** A state failure on its way through Retry and Catch. */
@@ -76,15 +88,10 @@ export interface GraphContext {
   kids: Kids | null;
   execDeadline: number | null;
   outcome: SfnExecutionOutput | null;
-  /** History events recorded by this actor's steps and by its finished children. */
-  events: number;
-  budget: number;
   /** The history limit was reached: the graph is on its way to failing, its steps do nothing more. */
   limitHit: boolean;
 }
 
-/** What a child graph ends with: its outcome plus the events it recorded, for its parent's count. */
-export type GraphOutput = SfnExecutionOutput & { events?: number };
 
 /** Events sent to a graph machine: the host's, the timers' own, and children finishing. */
 export type GraphEvent =
@@ -93,6 +100,8 @@ export type GraphEvent =
   | { type: 'sfn.execTimeout' }
   /** Parent → new child: start running the graph. */
   | { type: 'sfn.go' }
+  /** A Parallel or Map that yielded to the event loop starts its next children. */
+  | { type: 'sfn.kids.resume' }
   | { type: `xstate.done.actor.${string}`; output: unknown; actorId: string };
 
 /** Internal routes. */
@@ -110,15 +119,18 @@ export function initialContext(input: GraphInput): GraphContext {
   return {
     co: input.co, data: input.data, input: input.data, state: null, go: null, fault: null, retries: [], retryAt: null,
     seq: 0, task: null, waitUntil: null, kids: null, execDeadline: input.execDeadline, outcome: null,
-    events: 0, budget: input.budget, limitHit: false,
+    limitHit: false,
   };
 }
 
-/** The context object `$$` for the current state. */
-export function contextObject(ctx: GraphContext): ContextObject {
-  // In AWS's order (it shows in `$$` written out whole): Execution, StateMachine, State.
+/** The context object `$$` for the current state (`executionInput`: `$$.Execution.Input`). */
+export function contextObject(ctx: GraphContext, executionInput: unknown): ContextObject {
+  // In AWS's order (it shows in `$$` written out whole): Execution {Id, Input, StartTime, Name,
+  // RoleArn, RedriveCount}, StateMachine, State. (Contexts persisted before the input was held once
+  // still carry an Input of their own: the execution's is the same.)
+  const { Id, Input: _held, ...rest } = ctx.co.Execution as ContextObject['Execution'];
   const co: ContextObject = {
-    Execution: ctx.co.Execution,
+    Execution: { Id, Input: executionInput, ...rest },
     StateMachine: ctx.co.StateMachine,
     State: ctx.state ?? { Name: '', EnteredTime: ctx.co.Execution.StartTime },
   };

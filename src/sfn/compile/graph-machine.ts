@@ -5,13 +5,12 @@ import type {
 } from '../asl/types.js';
 import { runChoice } from './choice-state.js';
 import type { SfnExecutionOutput, SfnHooks, SfnRecord } from './contract.js';
-import {
-  initialContext, json, type GraphContext, type GraphEvent, type GraphInput, type GraphOutput,
-} from './graph-context.js';
+import { initialContext, json, type GraphContext, type GraphEvent, type GraphInput } from './graph-context.js';
 import { graphNames, type GraphNames } from './graph-names.js';
-import { countRecords, withCount } from './history-limit.js';
-import { mapKidDone, runMap } from './map-state.js';
-import { parallelKidDone, runParallel } from './parallel-state.js';
+import { countRecords, type UnrecordedCounts } from './history-limit.js';
+import { kidOf, liveKids, upgradeKids } from './kids.js';
+import { INLINE_MAP_CONCURRENCY, mapKidDone, mapResume, runMap } from './map-state.js';
+import { parallelKidDone, parallelResume, runParallel } from './parallel-state.js';
 import { runFail, runPass, runSucceed } from './pass-succeed-fail.js';
 import { stateNode } from './state-nodes.js';
 import { enterState } from './state-flow.js';
@@ -30,6 +29,8 @@ export interface GraphMachineOptions {
   toInput(input: unknown): GraphInput;
   /** The execution's history limit (the cause of the States.Runtime failure names it). */
   limit: number;
+  /** Shared by every graph of one compiled machine. */
+  unrecorded: UnrecordedCounts;
 }
 
 type TaskEvent = Extract<GraphEvent, { key: string }>;
@@ -42,8 +43,7 @@ function ownerOf(key: string): string {
 
 /** The running child that `key`'s actor is, or descends from. */
 function childFor(ctx: GraphContext, key: string): string | undefined {
-  const owner = ownerOf(key);
-  return ctx.kids?.ids.find((id) => id !== null && (owner === id || owner.startsWith(`${id}/`))) ?? undefined;
+  return kidOf(ctx, ownerOf(key));
 }
 
 function outcomeRecord(o: SfnExecutionOutput): SfnRecord {
@@ -71,33 +71,44 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
     });
   }
   const stateOf = (name: string): State => graph.States[name];
-  const env = (selfId: string): StepEnv => ({
-    clock: o.clock, selfId, root: o.root, graph, srcOf: names.srcOf, tagOf: names.tagOf,
+  const env = (self: AnyActorRef): StepEnv => ({
+    clock: o.clock, selfId: self.id, root: o.root, graph, srcOf: names.srcOf, tagOf: names.tagOf,
+    executionInput: () => o.hooks.executionInput(self.system),
   });
 
   /** A named action running one step of the ASL logic on a draft, then applying what it produced, in order. */
   const step = (fn: (s: Step, def: State, event: GraphEvent, params: { state: string; heartbeat?: boolean }) => void) =>
     enqueueActions(({ context, event, self, enqueue }, params: { state: string; heartbeat?: boolean }) => {
-      const before = withCount(context as GraphContext, o.limit);
+      const before = context as GraphContext;
       // Past the history limit the graph only moves to its failed state.
       if (before.limitHit) return;
-      const draft = new Step(before, env(self.id));
+      const draft = new Step(before, env(self));
       fn(draft, stateOf(params.state), event as GraphEvent, params);
-      const s = countRecords(draft, before, o.limit);
+      const system = self.system as object;
+      const s = countRecords(draft, before, o.limit, o.hooks.used(system) + o.unrecorded.of(system));
+      o.unrecorded.add(system, s.records.length);
       enqueue.assign(() => s.ctx);
       for (const r of s.records) enqueue({ type: 'record', params: r });
       // Stopping an id that is not a child (any more) is a no-op.
-      for (const id of s.stops) enqueue.stopChild(id);
+      for (const id of s.stops) {
+        enqueue.stopChild(id);
+        enqueue({ type: 'ended', params: { id } });
+      }
       for (const k of s.spawns) enqueue.spawnChild(k.src as never, { id: k.id, input: k.input as never });
       for (const m of s.sends) enqueue.sendTo(m.to as never, m.event as never);
+      // A yield to the event loop: the event comes back on a 0 ms timer (re-sent by a rearm after a restore).
+      for (const e of s.later) enqueue.raise(e as never, { delay: 0 });
     });
 
   /** Sets the graph's outcome on a final state (the root also records its Execution* event). */
   const end = (outcome: (ctx: GraphContext, event: GraphEvent) => SfnExecutionOutput) =>
-    enqueueActions(({ context, event, enqueue }) => {
+    enqueueActions(({ context, event, self, enqueue }) => {
       const out = outcome(context as GraphContext, event as GraphEvent);
       enqueue.assign({ outcome: out, go: null } as never);
-      if (o.root) enqueue({ type: 'record', params: outcomeRecord(out) });
+      if (o.root) {
+        o.unrecorded.add(self.system as object, 1);
+        enqueue({ type: 'record', params: outcomeRecord(out) });
+      }
     });
 
   const config: Record<string, unknown> = {
@@ -113,7 +124,7 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
       'sfn.activity.succeeded': { guard: 'forChild', actions: 'forward' },
       'sfn.activity.failed': { guard: 'forChild', actions: 'forward' },
       'sfn.activity.scheduleFailed': { guard: 'forChild', actions: 'forward' },
-      'sfn.rearm': { actions: ['armExecTimeout', 'forwardRearm', 'rearmLocal'] },
+      'sfn.rearm': { actions: ['upgradeKids', 'armExecTimeout', 'forwardRearm', 'rearmLocal'] },
       ...(o.root ? {
         'sfn.stop': { target: `.${names.aborted}`, actions: 'abort' },
         'sfn.execTimeout': { target: `.${names.timedOut}`, actions: 'execTimedOut' },
@@ -126,7 +137,7 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
       [names.failedKey]: { type: 'final', entry: 'graphFailed' },
       ...(o.root ? { [names.timedOut]: { type: 'final' }, [names.aborted]: { type: 'final' } } : {}),
     },
-    output: ({ context }: { context: GraphContext }) => (o.root ? context.outcome : { ...context.outcome, events: context.events }),
+    output: ({ context }: { context: GraphContext }) => context.outcome,
   };
 
   return setup({
@@ -134,7 +145,11 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
     actors: actors as Record<string, AnyStateMachine>,
     // enqueueActions built outside setup() carry generic types; the config above names them.
     actions: {
-      record: ({ self }: { self: AnyActorRef }, params: SfnRecord) => o.hooks.record(self.system, self.id, params),
+      record: ({ self }: { self: AnyActorRef }, params: SfnRecord) => {
+        o.unrecorded.recorded(self.system as object);
+        o.hooks.record(self.system, self.id, params);
+      },
+      ended: ({ self }: { self: AnyActorRef }, params: { id: string }) => o.hooks.ended?.(self.system, params.id),
       enterState: step((s, def, _e, p) => enterState(s, p.state, def)),
       runPass: step((s, def) => runPass(s, def as PassState)),
       runSucceed: step((s, def) => runSucceed(s, def as SucceedState)),
@@ -159,14 +174,24 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
       runMap: step((s, def, _e, p) => runMap(s, p.state, def as MapState)),
       kidDone: step((s, def, e, p) => {
         const d = e as DoneEvent;
-        const out = d.output as GraphOutput;
-        s.ctx.events += out.events ?? 0;
-        if (def.Type === 'Parallel') parallelKidDone(s, def as ParallelState, d.actorId, out);
+        const out = d.output as SfnExecutionOutput;
+        if (def.Type === 'Parallel') parallelKidDone(s, p.state, def as ParallelState, d.actorId, out);
         else mapKidDone(s, p.state, def as MapState, d.actorId, out);
       }),
+      kidsResume: step((s, def, _e, p) => {
+        if (def.Type === 'Parallel') parallelResume(s, p.state);
+        else mapResume(s, p.state, def as MapState);
+      }),
       stopKids: enqueueActions(({ context, enqueue }) => {
-        for (const id of (context as GraphContext).kids?.ids ?? []) if (id !== null) enqueue.stopChild(id);
+        for (const id of liveKids(context as GraphContext)) {
+          enqueue.stopChild(id);
+          enqueue({ type: 'ended', params: { id } } as never);
+        }
         enqueue.assign({ kids: null } as never);
+      }),
+      upgradeKids: enqueueActions(({ context, self, enqueue }) => {
+        const kids = (context as GraphContext).kids;
+        if (kids && !('live' in kids)) enqueue.assign({ kids: upgradeKids(kids, self.getSnapshot().children, INLINE_MAP_CONCURRENCY) } as never);
       }),
       forward: enqueueActions(({ context, event, enqueue }) => {
         const to = childFor(context as GraphContext, (event as TaskEvent).key);
@@ -196,7 +221,8 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
     guards: {
       go: ({ context }, params: { to: string }) => context.go === params.to,
       ownTask: ({ context, event }) => context.task !== null && context.task.key === (event as TaskEvent).key,
-      ownKid: ({ context, event }) => context.kids?.ids.includes((event as DoneEvent).actorId) === true,
+      ownKid: ({ context, event }) => context.kids !== null && Object.hasOwn(context.kids.live, (event as DoneEvent).actorId),
+      kidsPaused: ({ context }) => context.kids?.paused === true,
       forChild: ({ context, event }) => childFor(context, (event as TaskEvent).key) !== undefined,
       hasTaskTimeout: ({ context }) => context.task?.deadline != null,
       hasHeartbeat: ({ context }) => context.task?.hbDeadline != null,

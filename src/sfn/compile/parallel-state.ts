@@ -2,47 +2,64 @@ import { applyInputPath } from '../asl/data-flow.js';
 import { evaluateTemplate } from '../asl/payload-template.js';
 import type { ParallelState } from '../asl/types.js';
 import type { SfnExecutionOutput } from './contract.js';
-import { GO_WAIT } from './graph-context.js';
-import { childBudget } from './history-limit.js';
+import { GO_WAIT, type Fault } from './graph-context.js';
+import { isKid, keepResult, kidFault, KIDS_PER_TURN, newKids, resumeKids, startKids } from './kids.js';
+import { checkedJson, dataLimitFault } from './payload-limit.js';
 import { decideFault } from './retry-catch.js';
 import { finishWithResult } from './state-flow.js';
 import type { Step } from './step.js';
 
-/** Parallel: InputPath → Parameters, then one spawned child per branch, all with the same input. */
+/** The branches' input: InputPath → Parameters. */
+function branchInput(s: Step, def: ParallelState): unknown {
+  const co = s.co();
+  const effective = applyInputPath(s.ctx.input, def.InputPath, co);
+  return def.Parameters !== undefined ? evaluateTemplate(def.Parameters, effective, co) : effective;
+}
+
+/** Parallel: InputPath → Parameters, then one spawned child per branch, all with the same input (started a turn at a time). */
 export function runParallel(s: Step, name: string, def: ParallelState): void {
-  const r = s.attempt(() => {
-    const co = s.co();
-    const effective = applyInputPath(s.ctx.input, def.InputPath, co);
-    return def.Parameters !== undefined ? evaluateTemplate(def.Parameters, effective, co) : effective;
-  });
-  if (!r.ok) {
-    decideFault(s, def, r.fault);
+  const r = s.attempt(() => branchInput(s, def));
+  const j = r.ok ? checkedJson(r.value, name) : r;
+  if (!r.ok || !j.ok) {
+    decideFault(s, def, (j as { fault: Fault }).fault);
     return;
   }
-  const visit = s.nextSeq();
-  const tag = s.env.tagOf(name);
-  const ids = def.Branches.map((_, i) => `${s.env.selfId}/${tag}.${visit}.${i}`);
   s.record('ParallelStateStarted');
-  ids.forEach((id, i) => s.spawn({ id, src: s.env.srcOf(name, i), input: { data: r.value, co: s.ctx.co, execDeadline: null, budget: childBudget(s) } }));
-  s.ctx.kids = { visit, ids, results: ids.map(() => null), finished: 0, running: ids.length, next: ids.length };
+  const kids = newKids(s, name, def.Branches.length, def.Branches.length);
+  // Branches of later turns get the same input (Parameters may hold States.UUID(): not evaluated again).
+  if (kids.total > KIDS_PER_TURN) kids.input = r.value;
+  s.ctx.kids = kids;
   s.ctx.go = GO_WAIT;
+  startBranches(s, name, r.value);
+}
+
+function startBranches(s: Step, name: string, input: unknown): void {
+  startKids(s, (i) => ({ src: s.env.srcOf(name, i), input: { data: input, co: s.ctx.co, execDeadline: null } }));
+}
+
+/** The turn after a yield: start the next branches. */
+export function parallelResume(s: Step, name: string): void {
+  resumeKids(s);
+  startBranches(s, name, s.ctx.kids!.input);
 }
 
 /** A branch finished: collect its output (in branch order) or fail the state with its error. */
-export function parallelKidDone(s: Step, def: ParallelState, actorId: string, out: SfnExecutionOutput): void {
-  const k = s.ctx.kids!;
-  const i = k.ids.indexOf(actorId);
+export function parallelKidDone(s: Step, name: string, def: ParallelState, actorId: string, out: SfnExecutionOutput): void {
+  if (!isKid(s.ctx, actorId)) return;
   s.stops.push(actorId);
   if (out.status !== 'SUCCEEDED') {
     s.record('ParallelStateFailed');
-    decideFault(s, def, { error: out.error ?? '', cause: out.cause ?? '' });
+    decideFault(s, def, kidFault(out));
     return;
   }
-  const results = [...k.results];
-  results[i] = out.output;
-  s.ctx.kids = { ...k, results, finished: k.finished + 1, running: k.running - 1 };
-  if (k.finished + 1 === k.ids.length) {
+  if (!keepResult(s, actorId, out.output)) {
+    s.record('ParallelStateFailed');
+    decideFault(s, def, dataLimitFault(name));
+    return;
+  }
+  const k = s.ctx.kids!;
+  if (k.finished === k.total) {
     s.record('ParallelStateSucceeded');
-    finishWithResult(s, def, results);
+    finishWithResult(s, def, k.results);
   }
 }

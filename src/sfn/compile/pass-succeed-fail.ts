@@ -31,8 +31,7 @@ export function runSucceed(s: Step, def: SucceedState): void {
     s.fail(r.fault);
     return;
   }
-  exitState(s, def, r.value);
-  s.ctx.go = GO_END;
+  if (exitState(s, def, r.value)) s.ctx.go = GO_END;
 }
 
 /** An ErrorPath/CausePath value: a path into the state input (or `$$`), or an intrinsic function call. */

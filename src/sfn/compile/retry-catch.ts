@@ -2,7 +2,8 @@ import { applyResultPath } from '../asl/data-flow.js';
 import { matchesError, maxAttempts, retryDelayMs } from '../asl/errors.js';
 import type { Catcher, Retrier, State } from '../asl/types.js';
 import type { SfnEventType } from './contract.js';
-import { GO_RETRY, goTo, json, type Fault } from './graph-context.js';
+import { GO_RETRY, goTo, type Fault } from './graph-context.js';
+import { checkedJson } from './payload-limit.js';
 import type { Step } from './step.js';
 
 type Handles = State & { Retry?: Retrier[]; Catch?: Catcher[] };
@@ -36,13 +37,15 @@ export function decideFault(s: Step, def: State, fault: Fault): void {
     const c = Catch.find((k) => matchesError(k.ErrorEquals, fault.error));
     if (c) {
       const r = s.attempt(() => applyResultPath(s.ctx.input, { Error: fault.error, Cause: fault.cause }, c.ResultPath));
-      if (!r.ok) {
-        s.fail(r.fault);
+      const j = r.ok ? checkedJson(r.value, s.ctx.state!.Name) : r;
+      if (!r.ok || !j.ok) {
+        // A data-flow error or an output over the quota in the catcher itself: no second catch.
+        s.fail((j as { fault: Fault }).fault);
         return;
       }
       s.ctx.data = r.value;
       s.ctx.fault = null;
-      s.record(`${def.Type}StateExited` as SfnEventType, { name: s.ctx.state!.Name, output: json(r.value), outputDetails: { truncated: false } });
+      s.record(`${def.Type}StateExited` as SfnEventType, { name: s.ctx.state!.Name, output: j.text, outputDetails: { truncated: false } });
       s.ctx.go = goTo(c.Next);
       return;
     }

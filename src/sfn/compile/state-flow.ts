@@ -3,6 +3,7 @@ import { evaluateTemplate } from '../asl/payload-template.js';
 import type { State } from '../asl/types.js';
 import type { SfnEventType } from './contract.js';
 import { GO_END, goTo, iso, json } from './graph-context.js';
+import { checkedJson } from './payload-limit.js';
 import { decideFault } from './retry-catch.js';
 import type { Step } from './step.js';
 
@@ -17,11 +18,20 @@ export function enterState(s: Step, name: string, def: State): void {
   s.record(`${def.Type}StateEntered` as SfnEventType, { name, input: json(s.ctx.data), inputDetails: { truncated: false } });
 }
 
-/** Leaves the state with `output`: record `<Type>StateExited` and go to Next, or end the graph. */
-export function exitState(s: Step, def: State, output: unknown): void {
+/**
+ * Leaves the state with `output`: record `<Type>StateExited` and go to Next, or end the graph.
+ * An output over the payload quota fails the state instead (States.DataLimitExceeded); false then.
+ */
+export function exitState(s: Step, def: State, output: unknown): boolean {
+  const j = checkedJson(output, s.ctx.state!.Name);
+  if (!j.ok) {
+    decideFault(s, def, j.fault);
+    return false;
+  }
   s.ctx.data = output;
-  s.record(`${def.Type}StateExited` as SfnEventType, { name: s.ctx.state!.Name, output: json(output), outputDetails: { truncated: false } });
+  s.record(`${def.Type}StateExited` as SfnEventType, { name: s.ctx.state!.Name, output: j.text, outputDetails: { truncated: false } });
   s.ctx.go = def.End || def.Next === undefined ? GO_END : goTo(def.Next);
+  return true;
 }
 
 type WithResult = State & { ResultSelector?: unknown; ResultPath?: string | null };

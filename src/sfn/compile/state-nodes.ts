@@ -104,7 +104,12 @@ function childrenNode(kit: NodeKit, name: string, def: State, run: 'runParallel'
     states: {
       run: { entry: { type: run, params: p }, always: routes(kit, def, [{ guard: go(GO_WAIT), target: 'running' }]) },
       running: {
-        on: { 'xstate.done.actor.*': { guard: 'ownKid', actions: { type: 'kidDone', params: p } } },
+        on: {
+          'xstate.done.actor.*': { guard: 'ownKid', actions: { type: 'kidDone', params: p } },
+          'sfn.kids.resume': { guard: 'kidsPaused', actions: { type: 'kidsResume', params: p } },
+          // After a restore the resume timer is gone: a paused visit resumes at once.
+          'sfn.rearm.local': { guard: 'kidsPaused', actions: { type: 'kidsResume', params: p } },
+        },
         always: routes(kit, def),
         exit: 'stopKids',
       },

@@ -20,6 +20,8 @@ export interface StepEnv {
   /** Records ExecutionSucceeded/Failed/… (the root graph only). */
   root: boolean;
   graph: StateGraph;
+  /** `$$.Execution.Input` (from the hooks). */
+  executionInput(): unknown;
   /** `src` key of a Parallel branch or Map iterator graph: `srcOf(stateName, branchIndex)`. */
   srcOf(state: string, branch: number): string;
   /** Short child-id tag of a state (its name without `/` and `#`, unique in the graph). */
@@ -36,6 +38,8 @@ export class Step {
   readonly spawns: Spawn[] = [];
   readonly stops: string[] = [];
   readonly sends: Array<{ to: string; event: { type: string } }> = [];
+  /** Events the graph sends itself after yielding to the event loop (a 0 ms timer). */
+  readonly later: Array<{ type: string }> = [];
 
   /** Spawns a child graph and tells it to go once everything recorded before it is out. */
   spawn(k: Spawn): void {
@@ -57,7 +61,7 @@ export class Step {
 
   /** `$$` for the current state. */
   co() {
-    return contextObject(this.ctx);
+    return contextObject(this.ctx, this.env.executionInput());
   }
 
   /** A new key/visit number of this actor. */

@@ -5,6 +5,7 @@ import { evaluateTemplate } from '../asl/payload-template.js';
 import type { TaskState } from '../asl/types.js';
 import type { SfnTaskRequest } from './contract.js';
 import { GO_WAIT, json } from './graph-context.js';
+import { checkedJson } from './payload-limit.js';
 import { decideFault } from './retry-catch.js';
 import { finishWithResult } from './state-flow.js';
 import type { Step } from './step.js';
@@ -33,8 +34,14 @@ export function runTask(s: Step, def: TaskState): void {
     return;
   }
   const { input, timeoutSeconds, heartbeatSeconds } = r.value;
+  // AWS: the input of a state after Parameters may not pass the payload quota either.
+  const j = checkedJson(input, s.ctx.state!.Name);
+  if (!j.ok) {
+    decideFault(s, def, j.fault);
+    return;
+  }
   const key = `${s.env.selfId}#${s.nextSeq()}`;
-  const task: SfnTaskRequest = { key, resource: def.Resource, input: json(input) };
+  const task: SfnTaskRequest = { key, resource: def.Resource, input: j.text };
   const details: Record<string, unknown> = { resource: def.Resource, input: task.input, inputDetails: { truncated: false } };
   if (timeoutSeconds !== undefined) {
     task.timeoutSeconds = timeoutSeconds;

@@ -74,6 +74,12 @@ export class ExecutionRecords {
     return e && e.operation === 'PUT' && e.value.length > 0 ? this.quarantine.decode<SfnExecutionRecord>('sfn_executions', e.value, this.at(e)) : undefined;
   }
 
+  /** Takes back a record whose execution never started (no history): the name is free again. */
+  async remove(rec: SfnExecutionRecord): Promise<void> {
+    await this.kv.purge(executionKey(rec.stateMachineName, rec.name));
+    await this.kv.purge(runningKey(rec));
+  }
+
   /** Writes the closing state (only one writer, the partition owner, changes a record after create), then leaves the index. */
   async close(rec: SfnExecutionRecord): Promise<void> {
     await this.kv.put(executionKey(rec.stateMachineName, rec.name), encode(rec));

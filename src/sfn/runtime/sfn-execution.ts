@@ -6,7 +6,7 @@ import type { SfnEventType, SfnRecord, SfnTaskRequest } from '../compile/contrac
 import type { SfnExecutionRecord } from './execution-records.js';
 import { asStored, type SfnStoredEvent } from './sfn-events.js';
 import { StoredText } from './stored-text.js';
-import { chunkEvents } from './transition-chunks.js';
+import { planTransition, type PartsExtra } from './transition-chunks.js';
 
 /** A Task state's activity task as the host tracks it (for tokens, dispatch and re-queueing). */
 export interface SfnTaskState {
@@ -55,7 +55,10 @@ const CLOSES_TASK = new Set<SfnEventType>(['ActivitySucceeded', 'ActivityFailed'
  */
 export class SfnExecution {
   actor: AnyActorRef | undefined;
-  private pending: { actorId: string; e: SfnRecord }[] = [];
+  /** Recorded events not yet persisted, in order; `e: null` marks an actor that ended (its bookkeeping goes). */
+  private pending: { actorId: string; e: SfnRecord | null }[] = [];
+  private recordedPending = 0;
+  private parsedInput: { v: unknown } | undefined;
   private tail: Promise<unknown> = Promise.resolve();
   private dead = false;
   private flushQueued = false;
@@ -73,6 +76,8 @@ export class SfnExecution {
     private readonly onError: (x: SfnExecution, err: unknown) => void,
     public book: SfnBook = { lastEventId: 0, last: {}, tasks: {} },
     private lastSeq = 0,
+    /** Sequence of the last restore point (a complete transition); 0 before the first. */
+    private restoreSeq = lastSeq,
     /** Checks the tasks scheduled since the last flush before they are stored (see withdraw). */
     private readonly vet?: (x: SfnExecution, scheduled: SfnTaskRequest[]) => Promise<void>,
   ) {
@@ -84,7 +89,7 @@ export class SfnExecution {
 
   /** Drops a task's ActivityScheduled before it is stored (its activity does not exist). */
   withdraw(key: string): void {
-    this.pending = this.pending.filter((p) => p.e.task?.key !== key);
+    this.pending = this.pending.filter((p) => p.e?.task?.key !== key);
   }
 
   get isDead(): boolean {
@@ -95,9 +100,26 @@ export class SfnExecution {
     return this.actor?.getSnapshot().status === 'done';
   }
 
+  /** Events of this execution so far, persisted or not (ExecutionStarted included): the history quota's count. */
+  get used(): number {
+    return this.book.lastEventId + this.recordedPending;
+  }
+
+  /** `$$.Execution.Input`, parsed once. */
+  get executionInput(): unknown {
+    this.parsedInput ??= { v: JSON.parse(this.rec.input) };
+    return this.parsedInput.v;
+  }
+
+  /** A child actor finished: its bookkeeping (last event ids, closed tasks) is dropped in order with the events. */
+  ended(actorId: string): void {
+    this.pending.push({ actorId, e: null });
+  }
+
   /** The hook target: a machine of this execution recorded an event. Persisted by the next flush. */
   record(actorId: string, e: SfnRecord): void {
     this.pending.push({ actorId, e });
+    this.recordedPending += 1;
     if (this.flushQueued) return;
     this.flushQueued = true;
     // Events from a delayed transition (a timeout, a Wait) have no caller to flush them: do it in turn.
@@ -126,7 +148,12 @@ export class SfnExecution {
   private take(): SfnCommit {
     const at = this.now();
     const c: SfnCommit = { events: [], scheduled: [], closed: [], started: [] };
+    this.recordedPending = 0;
     for (const { actorId, e } of this.pending.splice(0)) {
+      if (e === null) {
+        forgetActor(this.book, actorId);
+        continue;
+      }
       const id = ++this.book.lastEventId;
       c.events.push({ type: e.type, id, at, attrs: this.text.details(e.details ?? {}, this.entered), prev: this.book.last[actorId] ?? 0 });
       this.book.last[actorId] = id;
@@ -135,8 +162,9 @@ export class SfnExecution {
         this.book.tasks[e.task.key] = { resource: e.task.resource, input: this.text.json(e.task.input), scheduledEventId: id, status: 'scheduled' };
         c.scheduled.push(e.task);
       } else if (e.taskKey && this.book.tasks[e.taskKey]) {
-        if (e.type === 'ActivityStarted') { this.book.tasks[e.taskKey]!.status = 'started'; c.started.push(e.taskKey); }
-        if (CLOSES_TASK.has(e.type)) { this.book.tasks[e.taskKey]!.status = 'closed'; c.closed.push(e.taskKey); }
+        // The input is handed out once, when the task starts: the book keeps no copy after that.
+        if (e.type === 'ActivityStarted') { this.book.tasks[e.taskKey] = { ...this.book.tasks[e.taskKey]!, status: 'started', input: '' }; c.started.push(e.taskKey); }
+        if (CLOSES_TASK.has(e.type)) { this.book.tasks[e.taskKey] = { ...this.book.tasks[e.taskKey]!, status: 'closed', input: '' }; c.closed.push(e.taskKey); }
       }
     }
     return c;
@@ -147,7 +175,7 @@ export class SfnExecution {
    * bookkeeping, behind the fence), then lets the host act on it. Call inside `serial`.
    */
   async flush(): Promise<SfnStoredEvent[]> {
-    const scheduled = this.pending.flatMap((p) => (p.e.type === 'ActivityScheduled' && p.e.task ? [p.e.task] : []));
+    const scheduled = this.pending.flatMap((p) => (p.e?.type === 'ActivityScheduled' && p.e.task ? [p.e.task] : []));
     if (scheduled.length > 0 && this.vet && !this.dead) await this.vet(this, scheduled);
     if (this.pending.length === 0 || this.dead) return [];
     const c = this.take();
@@ -157,10 +185,9 @@ export class SfnExecution {
         await this.append(c.events, extra);
       } catch (e) {
         if (!(e instanceof TransitionTooLargeError)) throw e;
-        // Too many events for one message: several messages in a row, each with the snapshot (a
-        // crash between them loses only the events of the later ones, never the state).
-        for (const run of chunkEvents(c.events, extra)) await this.append(run, extra);
+        await this.appendSplit(c.events, extra);
       }
+      this.restoreSeq = this.lastSeq;
     } catch (e) {
       // The live copy no longer matches the stored history: it must be rebuilt from the last message.
       this.kill();
@@ -170,8 +197,24 @@ export class SfnExecution {
     return c.events;
   }
 
+  /**
+   * A transition too large for one message (many events, or the snapshot of many wide branches):
+   * several in a row, the last one the restore point (see transition-chunks.ts).
+   */
+  private async appendSplit(events: SfnStoredEvent[], extra: SfnTransitionExtra): Promise<void> {
+    const plan = planTransition(events, extra, this.restoreSeq);
+    const parts: number[] = [];
+    for (const m of plan.leading) {
+      await this.append(m.events, m.extra);
+      if (m.isPart) parts.push(this.lastSeq);
+    }
+    const last = plan.last.extra as Partial<PartsExtra>;
+    if (last.parts) last.parts = parts;
+    await this.append(plan.last.events, plan.last.extra);
+  }
+
   /** One history message behind the fence; transient failures are retried with the same msgID. */
-  private async append(events: SfnStoredEvent[], extra: SfnTransitionExtra): Promise<void> {
+  private async append(events: SfnStoredEvent[], extra: unknown): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
         this.lastSeq = await this.store.append(this.subject, this.rec.executionArn, asStored(events), this.lastSeq, this.writer, extra);
@@ -187,6 +230,19 @@ export class SfnExecution {
   kill(): void {
     this.dead = true;
     this.pending = [];
+    this.recordedPending = 0;
     this.actor?.stop();
   }
+}
+
+/**
+ * An ended actor and its descendants (ids `<actorId>/…`) record nothing more: their last-event ids
+ * and closed tasks leave the book, which a wide Map would otherwise grow by one entry per iteration
+ * (and which every history message carries). A late answer to such a task is TaskDoesNotExist.
+ */
+function forgetActor(book: SfnBook, actorId: string): void {
+  const mine = (k: string) => k === actorId || k.startsWith(`${actorId}/`) || k.startsWith(`${actorId}#`);
+  for (const k of Object.keys(book.last)) if (mine(k)) delete book.last[k];
+  if (book.entered) for (const k of Object.keys(book.entered)) if (mine(k)) delete book.entered[k];
+  for (const [k, t] of Object.entries(book.tasks)) if (t.status === 'closed' && mine(k)) delete book.tasks[k];
 }

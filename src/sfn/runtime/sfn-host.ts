@@ -14,7 +14,8 @@ import type { SfnExecutionInput, SfnExecutionOutput, SfnInputEvent, SfnTaskReque
 import { inStateCause, resolveCause } from '../compile/state-cause.js';
 import { ExecutionRecords, type SfnExecutionRecord } from './execution-records.js';
 import { MachineCache } from './machine-cache.js';
-import { HOST_ACTOR, SfnExecution, type SfnCommit, type SfnTaskState, type SfnTransitionExtra } from './sfn-execution.js';
+import { HOST_ACTOR, SfnExecution, type SfnBook, type SfnCommit, type SfnTaskState, type SfnTransitionExtra } from './sfn-execution.js';
+import { readRestorePoint } from './transition-chunks.js';
 import { encodeSfnTaskToken, type SfnTaskRef } from './sfn-task-token.js';
 import type { TaskTokens } from '../../domain/task-token.js';
 import { SingleFlight } from '../../runtime/single-flight.js';
@@ -67,12 +68,23 @@ export class SfnHost implements PartitionHost {
   readonly records: ExecutionRecords;
   private readonly live = new Map<string, SfnExecution>();
   private readonly loading = new SingleFlight<string, SfnExecution | undefined>();
+  /** StartExecution calls on their way, by execution ARN (an identical start waits for the first). */
+  private readonly starting = new Map<string, Promise<void>>();
   private readonly bySystem = new WeakMap<object, SfnExecution>();
+  private constructing: SfnExecution | undefined;
   private readonly machines: MachineCache;
 
   constructor(private readonly d: SfnHostDeps) {
     this.records = new ExecutionRecords(d.nats.sfnExecutions, () => d.clock.now(), d.quarantine);
-    this.machines = new MachineCache(d.clock, { record: (system, actorId, e) => this.bySystem.get(system as object)?.record(actorId, e) });
+    // While createActor runs, the root's first macrostep already evaluates (its actor system is
+    // not mapped yet): the execution being constructed answers.
+    const of = (system: unknown) => this.bySystem.get(system as object) ?? this.constructing;
+    this.machines = new MachineCache(d.clock, {
+      record: (system, actorId, e) => of(system)?.record(actorId, e),
+      used: (system) => of(system)?.used ?? 0,
+      executionInput: (system) => of(system)?.executionInput ?? null,
+      ended: (system, actorId) => of(system)?.ended(actorId),
+    });
   }
 
   /** Owner-side operations, registered on the router (they run on the execution's partition owner). */
@@ -93,9 +105,10 @@ export class SfnHost implements PartitionHost {
     return this.d.nats.subjects.sfnHistory(rec.partition, rec.stateMachineName, rec.name);
   }
 
-  private newExecution(rec: SfnExecutionRecord, extra?: SfnTransitionExtra, lastSeq = 0): SfnExecution {
+  /** A live execution; `at` restores it: its book, the fence (the subject's last sequence) and the last restore point's sequence. */
+  private newExecution(rec: SfnExecutionRecord, at?: { book?: SfnBook; lastSeq: number; restoreSeq: number }): SfnExecution {
     return new SfnExecution(rec, this.subject(rec), this.d.store, () => this.d.clock.now(),
-      (x, c) => this.afterCommit(x, c), (x, err) => this.onError(x, err), extra?.book, lastSeq, (x, t) => this.vetScheduled(x, t));
+      (x, c) => this.afterCommit(x, c), (x, err) => this.onError(x, err), at?.book, at?.lastSeq ?? 0, at?.restoreSeq ?? 0, (x, t) => this.vetScheduled(x, t));
   }
 
   /**
@@ -115,13 +128,19 @@ export class SfnHost implements PartitionHost {
     const r = x.rec;
     const input: SfnExecutionInput = {
       executionArn: r.executionArn, executionName: r.name, stateMachineArn: r.stateMachineArn,
-      stateMachineName: r.stateMachineName, roleArn: r.roleArn, input: JSON.parse(r.input), startTime: r.startDate,
+      stateMachineName: r.stateMachineName, roleArn: r.roleArn, input: x.executionInput, startTime: r.startDate,
     };
-    const actor = createActor(this.machines.get(r.definition), {
-      id: 'root', clock: this.d.clock, input,
-      ...(snapshot ? { snapshot: snapshot as never } : {}),
-      ...(this.d.inspect ? { inspect: this.d.inspect } : {}),
-    });
+    this.constructing = x;
+    let actor;
+    try {
+      actor = createActor(this.machines.get(r.definition), {
+        id: 'root', clock: this.d.clock, input,
+        ...(snapshot ? { snapshot: snapshot as never } : {}),
+        ...(this.d.inspect ? { inspect: this.d.inspect } : {}),
+      });
+    } finally {
+      this.constructing = undefined;
+    }
     this.bySystem.set(actor.system, x);
     x.actor = actor;
     actor.subscribe({ error: (err) => this.d.log.error({ err, executionArn: r.executionArn }, 'state machine actor failed') });
@@ -139,17 +158,34 @@ export class SfnHost implements PartitionHost {
     if (!(await this.records.create(rec))) {
       const held = await this.records.get(rec.stateMachineName, rec.name);
       if (held?.status === 'RUNNING' && held.input === rec.input && held.stateMachineArn === rec.stateMachineArn) {
+        // Idempotent only once the execution has its history: wait for a start still on its way
+        // (its failure is this caller's too); a record left without history is started now.
+        const starting = this.starting.get(held.executionArn);
+        if (starting) await starting;
+        else if (!(await this.open(held.executionArn))) throw new Fault('ExecutionAlreadyExists', `Execution Already Exists: '${rec.executionArn}'`);
         return { executionArn: held.executionArn, startDate: held.startDate };
       }
       throw new Fault('ExecutionAlreadyExists', `Execution Already Exists: '${rec.executionArn}'`);
     }
-    await this.begin(rec);
+    const starting = this.begin(rec).then(() => undefined);
+    this.starting.set(rec.executionArn, starting);
+    try {
+      await starting;
+    } finally {
+      this.starting.delete(rec.executionArn);
+    }
     return { executionArn: rec.executionArn, startDate: rec.startDate };
   }
 
-  /** Records ExecutionStarted, starts the root actor and persists the first transition. */
-  private async begin(rec: SfnExecutionRecord): Promise<SfnExecution> {
-    const x = this.newExecution(rec);
+  /**
+   * Records ExecutionStarted, starts the root actor and persists the first transition. When that
+   * fails and the execution has no history, its record is taken back (a record is never left
+   * RUNNING without history; the caller's retry starts afresh); when the first message did get
+   * stored (its ack was lost), the record stays and the next open rebuilds the execution.
+   */
+  private async begin(rec: SfnExecutionRecord, after?: { lastSeq: number; upTo: number }): Promise<SfnExecution> {
+    // After a first transition cut short by a crash: behind its messages, numbering after its events.
+    const x = this.newExecution(rec, after && { book: { lastEventId: after.upTo, last: {}, tasks: {} }, lastSeq: after.lastSeq, restoreSeq: 0 });
     this.live.set(rec.executionArn, x);
     try {
       await x.serial(async () => {
@@ -160,6 +196,9 @@ export class SfnHost implements PartitionHost {
     } catch (e) {
       if (this.live.get(rec.executionArn) === x) this.live.delete(rec.executionArn);
       x.kill();
+      this.d.log.error({ err: e, executionArn: rec.executionArn }, 'could not start the execution');
+      const stored = await this.d.store.readLast(this.subject(rec)).then((m) => m !== undefined, () => true);
+      if (!stored) await this.records.remove(rec).catch((err) => this.d.log.error({ err, executionArn: rec.executionArn }, 'could not take back the record of an execution that did not start'));
       throw new Fault('InternalFailure', 'could not start the execution; retry', { cause: e });
     }
     return x;
@@ -184,18 +223,21 @@ export class SfnHost implements PartitionHost {
 
   /** Rebuilds a running execution from its last history message (snapshot plus bookkeeping) and re-arms its timers. */
   private async restore(rec: SfnExecutionRecord): Promise<SfnExecution | undefined> {
-    const last = await this.d.store.readLast<SfnTransitionExtra>(this.subject(rec));
-    // Crashed between the record's create and the first append: start it now.
-    if (!last?.extra) return this.begin(rec);
-    const x = this.newExecution(rec, last.extra, last.seq);
-    const snap = last.extra.snapshot as { status?: string; output?: SfnExecutionOutput };
+    const found = await readRestorePoint<SfnTransitionExtra>(this.d.store, this.subject(rec));
+    // Crashed between the record's create and the end of the first transition: start it now.
+    if (!found?.point) return this.begin(rec, found);
+    const { point } = found;
+    // A transition cut short by a crash: its new events are numbered after the ones it wrote.
+    const book = { ...point.extra.book, lastEventId: Math.max(point.extra.book.lastEventId, point.upTo) };
+    const x = this.newExecution(rec, { book, lastSeq: point.lastSeq, restoreSeq: point.seq });
+    const snap = point.extra.snapshot as { status?: string; output?: SfnExecutionOutput };
     if (snap.status === 'done') {
       // Crashed between the closing append and the record's update.
-      await this.closeRecord(x, snap.output!, last.events.at(-1)?.at ?? this.d.clock.now());
+      await this.closeRecord(x, snap.output!, point.events.at(-1)?.at ?? this.d.clock.now());
       return undefined;
     }
     this.live.set(rec.executionArn, x);
-    this.spawn(x, last.extra.snapshot);
+    this.spawn(x, point.extra.snapshot);
     await x.serial(async () => {
       x.actor!.send({ type: 'sfn.rearm' } satisfies SfnInputEvent);
       await x.flush();
@@ -320,8 +362,8 @@ export class SfnHost implements PartitionHost {
       // Not running here: the task closed before its execution ended (TaskTimedOut), or it is gone.
       const rec = await this.records.get(parsed.stateMachineName!, parsed.name);
       if (!rec || rec.executionArn !== executionArn) throw new Fault('TaskDoesNotExist', 'Task Does Not Exist');
-      const last = await this.d.store.readLast<SfnTransitionExtra>(this.subject(rec));
-      if (last?.extra?.book.tasks[key]?.status === 'closed') throw new Fault('TaskTimedOut', 'Task Timed Out');
+      const last = await readRestorePoint<SfnTransitionExtra>(this.d.store, this.subject(rec));
+      if (last?.point?.extra.book.tasks[key]?.status === 'closed') throw new Fault('TaskTimedOut', 'Task Timed Out');
       throw new Fault('TaskDoesNotExist', 'Task Does Not Exist');
     });
   }

@@ -1,0 +1,53 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_TRANSITION_BYTES } from '../../src/history/history-store.js';
+import { startNode, type EngineNode } from '../../src/node.js';
+import { ActorFlowClient } from '../../src/sdk/client.js';
+import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
+import { freshName, SFN_ROLE } from '../helpers/sfn-http.js';
+import { until } from '../helpers/until.js';
+
+let server: NatsServerHandle;
+let client: ActorFlowClient;
+const nodes: EngineNode[] = [];
+const startEngine = async () => {
+  const node = await startNode({ natsUrl: server.url, partitions: 4, logger: pino({ level: process.env.AF_TEST_LOG ?? 'silent' }) });
+  nodes.push(node);
+  return node;
+};
+beforeAll(async () => {
+  server = await startNatsServer();
+  client = await ActorFlowClient.connect({ servers: server.url });
+});
+afterAll(async () => {
+  await client?.close();
+  for (const n of nodes) await n.stop().catch(() => undefined);
+  await server?.stop();
+});
+
+const status = async (executionArn: string) => client.call<{ status: string; output?: string; error?: string }>('DescribeExecution', { executionArn });
+
+describe('a legal execution whose snapshot is larger than one NATS message', () => {
+  it('a Parallel of 8 branches each holding 200 KB while they wait persists (snapshot in parts), survives a restart and finishes', async () => {
+    const node = await startEngine();
+    const branch = (b: number) => ({
+      StartAt: `Nap${b}`,
+      States: { [`Nap${b}`]: { Type: 'Wait', Seconds: 2, Next: `Done${b}` }, [`Done${b}`]: { Type: 'Pass', Result: b, End: true } },
+    });
+    const { stateMachineArn } = await client.call<{ stateMachineArn: string }>('CreateStateMachine', {
+      name: freshName('sm'), roleArn: SFN_ROLE,
+      definition: JSON.stringify({ StartAt: 'Par', States: { Par: { Type: 'Parallel', Branches: Array.from({ length: 8 }, (_, b) => branch(b)), End: true } } }),
+    });
+    const { executionArn } = await client.call<{ executionArn: string }>('StartExecution', { stateMachineArn, input: JSON.stringify({ s: 'x'.repeat(200_000) }) });
+    // Every branch holds its 200 KB input twice (data and input): about 3.2 MB of snapshot.
+    const info = await node.nats.jsm.streams.info(node.nats.subjects.streams.history);
+    expect(info.state.bytes).toBeGreaterThan(2 * MAX_TRANSITION_BYTES);
+    expect((await status(executionArn)).status).toBe('RUNNING');
+    await node.stop();
+    nodes.pop();
+    await startEngine();
+    await until(async () => (await status(executionArn)).status !== 'RUNNING', { timeoutMs: 20_000, message: 'the execution to close' });
+    const d = await status(executionArn);
+    expect({ status: d.status, output: d.output && JSON.parse(d.output) }).toEqual({ status: 'SUCCEEDED', output: [0, 1, 2, 3, 4, 5, 6, 7] });
+  });
+});
