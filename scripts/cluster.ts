@@ -50,15 +50,21 @@ async function waitForJetStream(): Promise<void> {
   }
 }
 
-function engineReady(proc: ChildProcess): Promise<{ http?: string }> {
+/** Resolves with the node's HTTP URL once its GET /readyz answers 200 (NATS connected, its partitions rebuilt). */
+function engineReady(proc: ChildProcess, http: string): Promise<{ http: string }> {
   return new Promise((resolve, reject) => {
-    let buf = '';
-    proc.stdout!.on('data', (c: Buffer) => {
-      buf += c.toString();
-      const line = buf.split('\n').find((l) => l.includes('"ready":true'));
-      if (line) resolve(JSON.parse(line) as { http?: string });
-    });
-    proc.once('exit', (code) => reject(new Error(`engine exited with ${code} before it was ready`)));
+    let exited = false;
+    proc.stdout!.resume(); // its ready line is not needed: /readyz says it
+    proc.once('exit', (code) => { exited = true; reject(new Error(`engine exited with ${code} before it was ready`)); });
+    const deadline = Date.now() + 120_000;
+    void (async () => {
+      while (!exited) {
+        const status = await fetch(`${http}/readyz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => 0);
+        if (status === 200) return resolve({ http });
+        if (Date.now() > deadline) return reject(new Error(`engine at ${http} was not ready (GET /readyz) within 120 s`));
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    })();
   });
 }
 
@@ -99,13 +105,14 @@ async function main(): Promise<void> {
   }
   await waitForJetStream();
   const startEngine = (i: number) => {
+    const engineEnv = envFile(`${DIR}/engine-${i}.env`);
     const proc = spawn(process.execPath, ['--import', 'tsx', 'src/serve.ts'], {
-      env: { ...env, ...envFile(`${DIR}/engine-${i}.env`), NATS_PASSWORD: devUser('engine').password },
+      env: { ...env, ...engineEnv, NATS_PASSWORD: devUser('engine').password },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     proc.stderr!.on('data', prefixed(`engine-${i}`));
     children.push({ name: `engine-${i}`, proc });
-    return engineReady(proc);
+    return engineReady(proc, `http://127.0.0.1:${engineEnv.AF_HTTP_PORT ?? 8080}`);
   };
   // The first node creates the R3 streams and buckets and the partition count; then the others join.
   const first = await startEngine(1);
@@ -114,7 +121,7 @@ async function main(): Promise<void> {
   console.log([
     'ActorFlow cluster on loopback: 3 nats-servers (JetStream, R3) and 3 engine nodes',
     `  NATS clients:   ${NATS_URLS.join(',')}   (monitoring: http://127.0.0.1:8222-8224)`,
-    ...ready.map((r, i) => `  engine-${i + 1}:       ${r.http ?? '(no HTTP)'}   metrics: ${r.http ?? ''}/metrics`),
+    ...ready.map((r, i) => `  engine-${i + 1}:       ${r.http}   console: ${r.http}/console/   metrics: ${r.http}/metrics   readiness: ${r.http}/readyz`),
     `  workers:        NATS_URL=${NATS_URLS.join(',')} NATS_USER=${worker.user} NATS_PASSWORD=${worker.password}`,
     `  status:         NATS_URL=${NATS_URLS[0]} NATS_USER=engine NATS_PASSWORD=${devUser('engine').password} npx actorflow cluster status`,
     'Ctrl-C stops everything (engines hand their partitions over first). Stores: .data/cluster/',

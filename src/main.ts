@@ -54,6 +54,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     return ok ? 0 : 1;
   }
   console.log('\nengine serving on', natsUrl, `and ${node.http?.url} (AWS JSON 1.0, SimpleWorkflowService)`, '- press Ctrl-C to stop');
+  if (node.http) console.log(`web console: ${node.http.url}/console/   readiness: ${node.http.url}/readyz`);
   if (node.inspector) {
     console.log([
       `\nXState inspector: open ${node.inspector.url} in a browser with internet access (the page embeds stately.ai/inspect).`,

@@ -35,6 +35,8 @@ import { LeaseStore } from './cluster/lease-store.js';
 import { LeaseManager } from './cluster/lease-manager.js';
 import { assertNoClusterPeers } from './cluster/static-node-guard.js';
 import { ClusterMetrics } from './cluster/cluster-metrics.js';
+import { healthz, Readiness, readyz } from './observability/readiness.js';
+import { RecoveryProgress } from './runtime/recovery-progress.js';
 
 /** A running engine node. */
 export interface EngineNode {
@@ -50,6 +52,8 @@ export interface EngineNode {
   metrics: NodeMetrics;
   /** The XState inspector bridge, when the `inspect` option started it. */
   inspector?: NodeInspector;
+  /** What GET /readyz answers. */
+  readiness: Readiness;
   /** Partition leases (cluster mode, `cluster` option or AF_CLUSTER=1). */
   leases?: LeaseManager;
   /** Graceful stop: no new requests, in-flight ones finish, then the connection drains. */
@@ -71,6 +75,8 @@ export interface StartOptions extends NodeOptions {
    * create every actor with its inspector. Off by default (then no actor gets an `inspect` option).
    */
   inspect?: boolean | InspectOptions;
+  /** How often a long start-up recovery logs its progress (ms; default 5,000). */
+  recoveryLogMs?: number;
 }
 
 export async function startNode(options: StartOptions = {}): Promise<EngineNode> {
@@ -132,6 +138,21 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   // Step Functions executions: their own host on the same partitions, router, history and task lists.
   const sfn = new SfnHost({ nats, store, queues, router, registry, clock, tokens, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect, quarantine });
   router.register(sfn.ownerOps());
+  const ctx: ServiceContext = { registry, router, queues, store, visibility, subjects: s, clock, log, region: config.region, account: config.account, tokens };
+  ctx.sfnExecutions = sfn.records;
+  // The HTTP port listens before recovery, so /healthz and /readyz (503 until rebuilt) answer during it.
+  const readiness = new Readiness(nats.nc);
+  let http: HttpGateway | undefined;
+  if (httpConfig) {
+    const services = { SimpleWorkflowService: { ops: OPERATIONS, signingName: 'swf' }, AWSStepFunctions: { ops: SFN_OPERATIONS, signingName: 'states' } };
+    http = await startHttpGateway(ctx, services, httpConfig, log.child({ c: 'http' }), { startClosed: true })
+      .catch(async (e: unknown) => {
+        queues.close(); registry.stop(); retention.stop(); visibility.stop(); await owner.stop(); await sfn.stop();
+        await nats.nc.close(); inspector?.stop(); throw e;
+      });
+    http.addGetRoute('/healthz', healthz);
+    http.addGetRoute('/readyz', readyz(readiness));
+  }
   let recovered = 0;
   let leases: LeaseManager | undefined;
   if (config.cluster && !options.ownPartitions) {
@@ -139,21 +160,32 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
     const leaseStore = await LeaseStore.open(nats.nc, s, config.leaseTtlMs, nats.replicas);
     const lm = new LeaseManager(leaseStore, [owner, retention, sfn], router, { node: config.nodeName, partitions: config.partitions, renewMs: config.leaseRenewMs }, log.child({ c: 'cluster' }));
     lm.metrics = new ClusterMetrics(metrics.registry, lm);
+    readiness.leases = lm;
     owner.onConflict((p) => { void lm.checkOwnership(p); });
-    await lm.start();
+    await lm.start().catch(async (e: unknown) => { await http?.drain(0); throw e; });
     leases = lm;
   } else {
     const owned = new Set(options.ownPartitions ?? Array.from({ length: config.partitions }, (_, p) => p));
     await retention.load(owned);
     const t0 = Date.now();
-    recovered = await owner.recover(owned, config.partitions);
-    if (recovered > 0) log.info({ recovered, ms: Date.now() - t0 }, 'open runs rebuilt from history');
-    const sfnRecovered = await sfn.recover(owned, config.partitions);
-    if (sfnRecovered > 0) log.info({ sfnRecovered }, 'running Step Functions executions rebuilt from history');
+    const progress = new RecoveryProgress(log.child({ c: 'recovery' }), owned.size, 2, options.recoveryLogMs);
+    try {
+      progress.on(owner.hostName);
+      recovered = await owner.recover(owned, config.partitions, progress);
+      progress.hostDone();
+      if (recovered > 0) log.info({ recovered, ms: Date.now() - t0 }, 'open runs rebuilt from history');
+      progress.on(sfn.hostName);
+      const sfnRecovered = await sfn.recover(owned, config.partitions, progress);
+      progress.hostDone();
+      if (sfnRecovered > 0) log.info({ sfnRecovered }, 'running Step Functions executions rebuilt from history');
+    } catch (e) {
+      await http?.drain(0); // the port listened during recovery
+      throw e;
+    } finally {
+      progress.stop();
+    }
     for (const p of owned) router.serve(p);
   }
-  const ctx: ServiceContext = { registry, router, queues, store, visibility, subjects: s, clock, log, region: config.region, account: config.account, tokens };
-  ctx.sfnExecutions = sfn.records;
   // Over NATS both services share af.api.<Action>: their action names must not clash.
   const api = new NatsApiServer(nats.nc, ctx, mergeOperations(OPERATIONS, SFN_OPERATIONS), log.child({ c: 'api' }),
     new ReplyGuard(config.apiReplyPrefixes, (reason) => metrics.requestDropped('api', reason), log.child({ c: 'api' })),
@@ -173,8 +205,9 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   await nats.nc.flush();
   log.info({ nats: config.natsUrl, partitions: config.partitions, recovered, owned: router.owned.size, cluster: config.cluster }, 'engine node started');
   const node: EngineNode = {
-    config, nats, ctx, owner, router, log, metrics, inspector, leases,
+    config, nats, ctx, owner, router, log, metrics, inspector, leases, http, readiness,
     async stop() {
+      readiness.stopping();
       // Each phase's ms go into the log line: a slow stop names the phase that waited.
       const phases: Record<string, number> = {};
       let mark = Date.now();
@@ -201,13 +234,12 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
       log.info({ ms: Date.now() - t0, phases }, 'engine node stopped');
     },
   };
-  if (httpConfig) {
-    const services = { SimpleWorkflowService: { ops: OPERATIONS, signingName: 'swf' }, AWSStepFunctions: { ops: SFN_OPERATIONS, signingName: 'states' } };
-    node.http = await startHttpGateway(ctx, services, httpConfig, log.child({ c: 'http' }))
-      .catch(async (e: unknown) => { await node.stop(); throw e; });
-    node.http.addGetRoute('/metrics', metrics.handler());
+  if (http) {
+    http.addGetRoute('/metrics', metrics.handler());
     mountConsole(node); // the web console: GET / and /console/… (src/console/console.ts)
-    if (leases) leases.http = node.http.url;
+    if (leases) leases.http = http.url;
+    http.open(); // AWS requests, refused with 503 during start-up, are served from now on
   }
+  readiness.serving();
   return node;
 }

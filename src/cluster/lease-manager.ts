@@ -1,6 +1,7 @@
 import { KvWatchInclude } from '@nats-io/kv';
 import type { Logger } from 'pino';
 import type { PartitionHost } from '../runtime/partition-host.js';
+import { RecoveryProgress } from '../runtime/recovery-progress.js';
 import { planBalance } from './balance.js';
 import type { ClusterMetrics, OwnedLeases } from './cluster-metrics.js';
 import type { Lease, LeaseEntry, LeaseStore } from './lease-store.js';
@@ -81,6 +82,13 @@ export class LeaseManager implements OwnedLeases {
   /** Partitions served here, with the epoch ms each lease was acquired. */
   ownedSince(): ReadonlyMap<number, number> {
     return new Map([...this.held].filter(([, h]) => h.serving).map(([p, h]) => [p, h.lease.since]));
+  }
+
+  /** Partitions leased here but not yet rebuilt on every host (`/readyz` is 503 meanwhile). */
+  pendingPartitions(): number {
+    let n = 0;
+    for (const h of this.held.values()) if (!h.serving) n++;
+    return n;
   }
 
   /** One renewal of membership and every held lease at a time (a slow one skips the next beat). */
@@ -167,16 +175,21 @@ export class LeaseManager implements OwnedLeases {
     const t0 = Date.now();
     let recovered = 0;
     const hostMs: number[] = [];
+    const progress = new RecoveryProgress(this.log, set.size, this.hosts.length);
     try {
       for (const h of this.hosts) {
         const t = Date.now();
-        recovered += await h.recover(set, this.opts.partitions);
+        progress.on(h.hostName ?? 'host');
+        recovered += await h.recover(set, this.opts.partitions, progress);
+        progress.hostDone();
         hostMs.push(Date.now() - t);
       }
     } catch (err) {
       this.log.error({ err, partitions: [...set] }, 'recovery of taken partitions failed; handing them back');
       for (const p of set) await this.handOver(p);
       return;
+    } finally {
+      progress.stop();
     }
     for (const { p, prev } of got) {
       const h = this.held.get(p);

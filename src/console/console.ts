@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import type { EngineNode } from '../node.js';
 import type { HttpGateway } from '../transport/http-gateway.js';
 import { hostAllowed } from '../transport/host-check.js';
+import { authorizeDomains } from '../transport/domain-access.js';
+import { mountLogin, sessionInfo } from './console-login.js';
 import { RunFeeds, type FeedSink, type RunUpdate } from './run-feeds.js';
 import { machineGraphs, Replayer, type MachineGraphs } from './run-snapshot.js';
 
@@ -40,9 +42,10 @@ export interface WebConsole {
  * Reads and actions of the pages (list domains, types and executions, signal, cancel, terminate) are
  * AWS JSON 1.0 requests to POST / with X-Amz-Target: the same operations table as every client.
  *
- * The console has no login: when the gateway verifies signatures (access keys configured), its pages
- * answer 403, since they would show every history to anyone who can reach the port; otherwise they
- * answer only requests whose Host is a loopback name or the configured host (DNS rebinding).
+ * Without access keys the console answers only requests whose Host is a loopback name or the
+ * configured host (DNS rebinding). With access keys (AF_ACCESS_KEYS) its pages show a sign-in form
+ * until the browser holds a session cookie for one of them (see console-login.ts); then its AWS
+ * requests and its GET API carry that key's domain limits (a limited key lists only its domains).
  */
 export function mountConsole(node: ConsoleNode): WebConsole {
   const http = node.http;
@@ -53,7 +56,8 @@ export function mountConsole(node: ConsoleNode): WebConsole {
     owner: node.owner, router: node.router, nats: node.nats, store: node.ctx.store, clock: node.ctx.clock, log: node.log.child({ c: 'console' }),
   }, graphs, replayer);
   const files = new Set(readdirSync(STATIC_DIR).filter((f) => Object.hasOwn(TYPES, extname(f))));
-  const locked = http.config.accessKeys.size > 0;
+  // With access keys the console asks for one (a sign-in form, then a session cookie) and shows what it may use.
+  const sessions = http.config.accessKeys.size > 0 ? mountLogin(http, node.ctx.tokens.derivedKey('console-session'), node.log.child({ c: 'console' })) : undefined;
 
   const page = async (res: ServerResponse, head: boolean) => sendFile(res, 'index.html', head);
   const sendFile = async (res: ServerResponse, name: string, head: boolean) => {
@@ -64,7 +68,7 @@ export function mountConsole(node: ConsoleNode): WebConsole {
 
   http.addGetRoute('/', (req, res, path) => {
     const head = req.method === 'HEAD';
-    if (path === '/' && !locked && (req.headers.accept ?? '').includes('text/html')) {
+    if (path === '/' && (req.headers.accept ?? '').includes('text/html')) {
       res.writeHead(302, { location: '/console/', 'content-length': 0 });
       res.end();
       return;
@@ -77,14 +81,9 @@ export function mountConsole(node: ConsoleNode): WebConsole {
 
   http.addGetRoute('/console', async (req, res, path) => {
     const head = req.method === 'HEAD';
-    if (locked) {
-      return send(res, 403, 'text/plain; charset=utf-8',
-        'The ActorFlow console has no login, so it is off while the gateway verifies signatures (AF_ACCESS_KEYS). '
-        + 'Run a node without access keys on loopback to use it.\n', head);
-    }
     // Without keys the gateway listens on loopback only; a page reached under another host name is
     // a DNS-rebinding attempt to read histories from another site's page.
-    if (!hostAllowed(req.headers.host, http.config.host)) {
+    if (!sessions && !hostAllowed(req.headers.host, http.config.host)) {
       return send(res, 421, 'text/plain; charset=utf-8', 'The console answers only to a loopback host name (localhost, 127.0.0.1, [::1]).\n', head);
     }
     if (path === '/console') {
@@ -93,6 +92,13 @@ export function mountConsole(node: ConsoleNode): WebConsole {
       return;
     }
     if (path.startsWith('/console/static/')) return sendFile(res, path.slice('/console/static/'.length), head);
+    const session = sessions?.verify(req.headers.cookie);
+    const limit = session && http.config.accessDomains.get(session.accessKeyId);
+    if (sessions && !session) {
+      if (path.startsWith('/console/api/')) return json(res, 401, { message: 'Sign in with an access key first (POST /console/session)' }, head);
+      return sendFile(res, 'login.html', head);
+    }
+    if (path === '/console/api/session') return json(res, 200, session ? sessionInfo(session, limit) : {}, head);
     if (path === '/console/api/machines') return json(res, 200, graphs, head);
     if (path.startsWith('/console/api/executions/')) {
       const parts = path.slice('/console/api/executions/'.length).split('/');
@@ -107,6 +113,12 @@ export function mountConsole(node: ConsoleNode): WebConsole {
         return json(res, 404, { message: 'use /console/api/executions/<domain>/<workflowId>/<runId>[/events]' }, head);
       }
       const [domain, workflowId, runId] = ids as [string, string, string];
+      // The gateway's own domain check for a key limited to some domains.
+      try {
+        if (session) authorizeDomains(node.ctx, limit, session.accessKeyId, { service: 'SimpleWorkflowService', action: 'GetWorkflowExecutionHistory' }, { domain });
+      } catch (e) {
+        return json(res, 403, { __type: (e as Error).name, message: (e as Error).message }, head);
+      }
       const key = { domain, workflowId, runId, partition: node.router.partitionOf(domain, workflowId) };
       if (!stream) {
         const snap = await feeds.snapshot(key);
@@ -118,7 +130,7 @@ export function mountConsole(node: ConsoleNode): WebConsole {
     return page(res, head);
   });
 
-  if (!locked) node.log.info({ url: `${http.url}/console/` }, 'web console');
+  node.log.info({ url: `${http.url}/console/`, signIn: sessions !== undefined }, 'web console');
   return { feeds, graphs, stop: () => feeds.stop() };
 }
 

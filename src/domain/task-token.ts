@@ -34,7 +34,12 @@ export class TaskTokens {
     return createHmac('sha256', this.key).update(`${purpose}\u0000`).update(payload).digest().subarray(0, MAC_BYTES);
   }
 
-  seal(purpose: 'swf' | 'sfn', fields: unknown[]): string {
+  /** A key of its own for another use of the cluster's secret (the console's session cookies), the same on every node. */
+  derivedKey(use: 'console-session'): Buffer {
+    return createHmac('sha256', this.key).update(`key\u0000${use}`).digest();
+  }
+
+    seal(purpose: 'swf' | 'sfn', fields: unknown[]): string {
     const payload = encode(fields);
     return Buffer.concat([this.mac(purpose, payload), payload]).toString('base64url');
   }

@@ -16,6 +16,7 @@ import { DamagedRecordError, UNREPORTED, type Quarantine } from '../history/quar
 import type { PartitionHost } from './partition-host.js';
 import type { TaskTokens } from '../domain/task-token.js';
 import { SingleFlight } from './single-flight.js';
+import type { RecoveryProgress } from './recovery-progress.js';
 import { EventLog } from './event-log.js';
 
 /** Effects of a transition on other runs; the service layer provides them (they call other owners). */
@@ -279,7 +280,9 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
    * from af_runs, their histories from one ordered read per partition (or one for all), then each
    * run goes to sleep with its next deadline armed, and its unstarted tasks are queued again.
    */
-  async recover(partitions: ReadonlySet<number>, totalPartitions: number): Promise<number> {
+  readonly hostName = 'swf';
+
+  async recover(partitions: ReadonlySet<number>, totalPartitions: number, progress?: RecoveryProgress): Promise<number> {
     const wanted = new Map<string, RunKey>();
     for (const rec of await this.openRunRecords()) {
       if (!partitions.has(rec.partition)) continue;
@@ -295,6 +298,7 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
         const key = wanted.get(subject)!;
         const run = building.get(subject);
         if (run === null) return;
+        if (run === undefined) progress?.read(); // a run's first transitions: one more history being read
         try {
           building.set(subject, this.replay(key, run, events, seq, bytes));
         } catch (err) {
@@ -330,6 +334,7 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
         // does not need memory for all of them at the same time.
         this.sleep(id, run);
         n++;
+        progress?.rebuilt();
       }
     }));
     return n;

@@ -75,6 +75,8 @@ export class Retention implements PartitionHost {
     return n;
   }
 
+  readonly hostName = 'retention';
+
   /** PartitionHost: a partition gained in a cluster loads its pending cleanups. */
   recover(partitions: ReadonlySet<number>): Promise<number> {
     return this.load(partitions);

@@ -44,6 +44,13 @@ export class HttpGateway {
   private readonly signingNames: string[];
   private inflight = 0;
   private draining = false;
+  /** AWS requests wait for `open()` (503 during start-up); GET routes (/healthz, /readyz) answer at once. */
+  private opened = true;
+  /**
+   * Another proof of an access key than SigV4 (the console's session cookie): returns the verified
+   * access key id, or undefined to fall back to SigV4.
+   */
+  sessionCaller?: (req: IncomingMessage) => string | undefined;
   /** The bound on open connections (AF_HTTP_MAX_CONNECTIONS). */
   readonly cap: ConnectionCap;
 
@@ -118,6 +125,23 @@ export class HttpGateway {
     this.getRoutes.sort((a, b) => b.prefix.length - a.prefix.length);
   }
 
+  /** Paths served for POST besides the AWS protocol's `/` (the console's login). */
+  private readonly postRoutes = new Map<string, GetHandler>();
+
+  addPostRoute(path: string, handler: GetHandler): void {
+    this.postRoutes.set(path, handler);
+  }
+
+  /** AWS requests, refused (503) until now while the node starts, are served. */
+  open(): void {
+    this.opened = true;
+  }
+
+  /** Refuses AWS requests with 503 until `open()`. */
+  closeUntilOpen(): void {
+    this.opened = false;
+  }
+
   async drain(timeoutMs = 5000): Promise<void> {
     this.draining = true;
     if (!this.server.listening) return;
@@ -130,7 +154,10 @@ export class HttpGateway {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    res.setHeader('x-amzn-RequestId', randomUUID());
+    // Every request's id: in the x-amzn-RequestId header (the SDKs' $metadata.requestId) and its log lines.
+    const requestId = randomUUID();
+    res.setHeader('x-amzn-RequestId', requestId);
+    const log = this.log.child({ requestId });
     if (this.draining) {
       req.resume();
       return this.reply(res, { status: 503, type: 'ServiceUnavailableException', message: 'node is shutting down; retry', headers: { connection: 'close' } });
@@ -155,13 +182,15 @@ export class HttpGateway {
         try {
           await route.handler(req, res, path);
         } catch (err) {
-          this.log.error({ err, path }, 'GET handler failed');
+          log.error({ err, path }, 'GET handler failed');
           if (!res.headersSent) this.reply(res, { status: 500, type: 'InternalFailure', message: 'internal error' });
           else res.end();
         }
         return;
       }
     }
+    const postRoute = req.method === 'POST' ? this.postRoutes.get(path) : undefined;
+    if (postRoute) return postRoute(req, res, path);
     if (req.method !== 'POST') {
       req.resume();
       return this.reply(res, { status: 405, type: 'MethodNotAllowedException', message: `${req.method} is not served here: AWS JSON 1.0 requests are POST /`, headers: { allow: 'POST' } });
@@ -169,6 +198,10 @@ export class HttpGateway {
     if (path !== '/') {
       req.resume();
       return this.reply(res, { status: 404, type: 'UnknownOperationException', message: `No such path ${path.slice(0, 200)}: AWS JSON 1.0 requests are POST /` });
+    }
+    if (!this.opened) {
+      req.resume();
+      return this.reply(res, { status: 503, type: 'ServiceUnavailableException', message: 'node is starting: its partitions are being rebuilt; retry' });
     }
     const body = await readBody(req, this.config.maxBodyBytes);
     if (body === 'aborted') return;
@@ -203,12 +236,16 @@ export class HttpGateway {
     // A client that goes away while its poll is held must not take a task with it.
     const gone = new AbortController();
     res.once('close', () => { if (!res.writableFinished) gone.abort(); });
+    const t0 = Date.now();
+    const base: ServiceContext = { ...this.ctx, log };
     try {
-      const ctx = limit ? authorizeDomains(this.ctx, limit, checked.caller!, { service: prefix, action }, input as Record<string, unknown>) : this.ctx;
+      const ctx = limit ? authorizeDomains(base, limit, checked.caller!, { service: prefix, action }, input as Record<string, unknown>) : base;
       const result = await op(ctx, input, gone.signal);
       this.reply(res, { status: 200, body: JSON.stringify(result ?? {}) });
+      log.debug({ action, caller: checked.caller, ms: Date.now() - t0 }, 'request served');
     } catch (e) {
-      if (!(e instanceof Fault)) this.log.error({ err: e, action }, 'operation failed');
+      if (!(e instanceof Fault)) log.error({ err: e, action }, 'operation failed');
+      else log.debug({ action, caller: checked.caller, fault: e.name, ms: Date.now() - t0 }, 'request refused');
       this.reply(res, faultReply(e));
     }
   }
@@ -219,7 +256,10 @@ export class HttpGateway {
    */
   private check(req: IncomingMessage, path: string, query: string, body: Buffer, service: TargetService | undefined): WireError | { caller?: string } {
     let caller: string | undefined;
-    if (this.config.accessKeys.size > 0) {
+    const session = this.config.accessKeys.size > 0 && req.headers.authorization === undefined ? this.sessionCaller?.(req) : undefined;
+    if (session !== undefined) {
+      caller = session;
+    } else if (this.config.accessKeys.size > 0) {
       try {
         ({ accessKeyId: caller } = verifySigV4({ method: req.method ?? 'POST', path, query, headers: req.headersDistinct, body }, this.config.accessKeys,
           { now: Date.now(), region: this.ctx.region, services: service ? [service.signingName] : this.signingNames }));
@@ -270,8 +310,9 @@ function faultReply(e: unknown): WireError {
 
 /** Starts the gateway on its configured host and port. */
 export async function startHttpGateway(ctx: ServiceContext, services: Readonly<Record<string, TargetService>>,
-  config: HttpGatewayConfig, log: Logger): Promise<HttpGateway> {
+  config: HttpGatewayConfig, log: Logger, opts: { startClosed?: boolean } = {}): Promise<HttpGateway> {
   const gateway = new HttpGateway(ctx, services, config, log);
+  if (opts.startClosed) gateway.closeUntilOpen();
   await gateway.listen();
   return gateway;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { Fault } from '../domain/faults.js';
@@ -53,6 +54,9 @@ export class NatsApiServer {
   }
 
   private async handle(action: string, data: Uint8Array): Promise<unknown> {
+    // One id per request, on every log line of it (operations log through ctx.log).
+    const log = this.log.child({ requestId: randomUUID() });
+    const t0 = Date.now();
     try {
       if (this.draining) throw new Fault('ThrottlingException', 'node is shutting down; retry');
       const op = Object.hasOwn(this.ops, action) ? this.ops[action] : undefined;
@@ -61,9 +65,12 @@ export class NatsApiServer {
       try { input = data.length ? decode(data) : {}; } catch { throw new Fault('SerializationException', 'body is not valid msgpack'); }
       // As over HTTP (a JSON object): a plain map, not nil, a scalar, a list, binary or an extension type.
       if (!isPlainMap(input)) throw new Fault('SerializationException', 'body is not a msgpack map');
-      return toWire(await op(this.ctx, input));
+      const reply = toWire(await op({ ...this.ctx, log }, input));
+      log.debug({ action, ms: Date.now() - t0 }, 'request served');
+      return reply;
     } catch (e) {
-      if (!(e instanceof Fault)) this.log.error({ err: e, action }, 'operation failed');
+      if (!(e instanceof Fault)) log.error({ err: e, action }, 'operation failed');
+      else log.debug({ action, fault: e.name, ms: Date.now() - t0 }, 'request refused');
       return faultToWire(e);
     }
   }

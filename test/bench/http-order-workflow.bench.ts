@@ -244,8 +244,7 @@ async function phase(clients: ClientProc[], tag: string, inFlight: number, round
 async function main(): Promise<void> {
   const server = await startNatsServer();
   const engine = await spawnEngine(server.url, { AF_HTTP_PORT: '0', AF_ACCESS_KEYS: '', AF_ACCESS_KEYS_FILE: '', AF_LOG_LEVEL: 'warn' });
-  const endpoint = /"http"\s*:\s*"([^"]+)"/.exec(engine.output())?.[1];
-  if (!endpoint) throw new Error(`the engine printed no HTTP URL:\n${engine.output()}`);
+  const endpoint = engine.http;
   const clients: ClientProc[] = [];
   const cleanup = async () => {
     await Promise.all(clients.map((c) => c.stop().catch(() => undefined)));

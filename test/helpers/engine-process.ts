@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './nats-cluster.js';
 
 /** How an engine process ended: an exit code, or the signal that killed it. */
 export interface EngineExit {
@@ -10,9 +11,11 @@ export interface EngineExit {
 export interface EngineProcess {
   proc: ChildProcess;
   pid: number;
-  /** Epoch ms when the process was spawned, and when it printed its ready line. */
+  /** Epoch ms when the process was spawned, and when its GET /readyz first answered 200. */
   spawnedAt: number;
   readyAt: number;
+  /** Its HTTP gateway (`http://127.0.0.1:<port>`). */
+  http: string;
   /** Sends a signal (SIGKILL simulates a crash, SIGTERM asks for a graceful stop); no-op once exited. */
   kill(signal?: NodeJS.Signals): void;
   /** Resolves when the process has exited (never rejects). */
@@ -30,18 +33,20 @@ const MAX_LOG_CHARS = 64 * 1024;
 
 /**
  * Runs `src/serve.ts` as its own process (`node --import tsx src/serve.ts`) against `natsUrl`, and
- * resolves once it printed its `"ready":true` line. `env` adds to (or overrides) the environment,
- * e.g. `{ AF_SLEEP_AFTER_MS: '500' }`.
+ * resolves once its GET /readyz answers 200 (connected, its partitions rebuilt). `env` adds to (or
+ * overrides) the environment, e.g. `{ AF_SLEEP_AFTER_MS: '500' }`.
  */
 export async function spawnEngine(natsUrl: string, env: Record<string, string> = {}, opts: { openFiles?: number } = {}): Promise<EngineProcess> {
+  // A free port (not 8080, which may be busy) unless the caller names one: /readyz is asked there.
+  const port = env.AF_HTTP_PORT && env.AF_HTTP_PORT !== '0' ? Number(env.AF_HTTP_PORT) : await freePort();
+  const http = `http://127.0.0.1:${port}`;
   const spawnedAt = Date.now();
   const args = ['--import', 'tsx', 'src/serve.ts'];
   // `openFiles`: the process's open-file limit (prlimit execs node, so the pid stays node's).
   const [cmd, argv] = opts.openFiles ? ['prlimit', [`--nofile=${opts.openFiles}:${opts.openFiles}`, process.execPath, ...args]] : [process.execPath, args];
   const proc = spawn(cmd, argv, {
     cwd: ROOT,
-    // AF_HTTP_PORT 0: the HTTP gateway on a free port, so a busy 8080 cannot fail the test.
-    env: { ...process.env, NATS_URL: natsUrl, AF_LOG_LEVEL: 'warn', AF_HTTP_PORT: '0', ...env },
+    env: { ...process.env, NATS_URL: natsUrl, AF_LOG_LEVEL: 'warn', ...env, AF_HTTP_PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 
@@ -67,28 +72,25 @@ export async function spawnEngine(natsUrl: string, env: Record<string, string> =
   const alive = () => exitInfo === undefined && proc.exitCode === null && proc.signalCode === null;
   const kill = (signal: NodeJS.Signals = 'SIGKILL') => { if (alive()) proc.kill(signal); };
 
+  proc.stdout!.on('data', capture);
   const readyAt = await new Promise<number>((resolve, reject) => {
-    let line = '';
-    const timer = setTimeout(() => fail(new Error(`engine process did not become ready within ${READY_TIMEOUT_MS} ms:\n${output.trim()}`)), READY_TIMEOUT_MS);
-    const onData = (chunk: Buffer) => {
-      capture(chunk);
-      line += chunk.toString('utf8');
-      const lines = line.split('\n');
-      line = lines.pop() ?? '';
-      if (lines.some((l) => /"ready"\s*:\s*true/.test(l))) {
-        clearTimeout(timer);
-        proc.stdout!.off('data', onData);
-        proc.stdout!.on('data', capture);
-        resolve(Date.now());
-      }
-    };
+    let done = false;
     const fail = (err: Error) => {
-      clearTimeout(timer);
+      if (done) return;
+      done = true;
       kill('SIGKILL');
       reject(err);
     };
-    proc.stdout!.on('data', onData);
     void exited.then((x) => fail(new Error(`engine process exited before it was ready (${x.signal ?? `code ${x.code}`}):\n${output.trim()}`)));
+    void (async () => {
+      const deadline = Date.now() + READY_TIMEOUT_MS;
+      while (!done) {
+        const status = await fetch(`${http}/readyz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => 0);
+        if (status === 200) { done = true; resolve(Date.now()); return; }
+        if (Date.now() > deadline) return fail(new Error(`engine process was not ready (GET ${http}/readyz) within ${READY_TIMEOUT_MS} ms:\n${output.trim()}`));
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
   });
 
   let stopping: Promise<EngineExit> | undefined;
@@ -97,6 +99,7 @@ export async function spawnEngine(natsUrl: string, env: Record<string, string> =
     pid: proc.pid!,
     spawnedAt,
     readyAt,
+    http,
     kill,
     exited,
     output: () => output,

@@ -31,7 +31,7 @@ describe(`${IDLE} idle connections to an engine whose open-file limit is ${OPEN_
   });
 
   it('do not lock a new client out', async () => {
-    const port = Number(/"http":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(engine.output())![1]);
+    const port = Number(new URL(engine.http).port);
     holders.push(await holdIdleConnections(port, IDLE));
     // The kernel completes the handshakes itself (listen backlog), so most connect even when the engine cannot accept.
     expect(holders[0]!.connected).toBeGreaterThan(OPEN_FILES);

@@ -30,6 +30,8 @@ export async function swf(action, input) {
     body: JSON.stringify(input),
   });
   const body = await res.json().catch(() => ({}));
+  // Signed in with an access key and the session ended (expired, key changed): back to the sign-in form.
+  if (res.status === 403 && body.__type === 'MissingAuthenticationTokenException') location.reload();
   if (!res.ok) {
     const err = new Error(body.message || `${res.status} ${res.statusText}`);
     err.name = body.__type || 'Error';

@@ -19,6 +19,7 @@ import { readRestorePoint } from './transition-chunks.js';
 import { encodeSfnTaskToken, type SfnTaskRef } from './sfn-task-token.js';
 import type { TaskTokens } from '../../domain/task-token.js';
 import { SingleFlight } from '../../runtime/single-flight.js';
+import type { RecoveryProgress } from '../../runtime/recovery-progress.js';
 import { DamagedRecordError, skipDamagedRun, type Quarantine } from '../../history/quarantine.js';
 
 /** The pseudo-domain of Step Functions task lists (one per activity ARN) in AF_TASKS. */
@@ -382,7 +383,9 @@ export class SfnHost implements PartitionHost {
   }
 
   /** Rebuilds the running executions of these partitions from their last history messages. */
-  async recover(partitions: ReadonlySet<number>, _totalPartitions: number): Promise<number> {
+  readonly hostName = 'sfn';
+
+  async recover(partitions: ReadonlySet<number>, _totalPartitions: number, progress?: RecoveryProgress): Promise<number> {
     const recs = (await Promise.all([...partitions].map((p) => this.records.running(p)))).flat();
     let n = 0;
     let i = 0;
@@ -390,7 +393,7 @@ export class SfnHost implements PartitionHost {
       while (i < recs.length) {
         const rec = recs[i++]!;
         try {
-          if (await this.restore(rec)) n++;
+          if (await this.restore(rec)) { n++; progress?.rebuilt(); }
         } catch (err) {
           // A damaged history was reported (quarantined) already; the execution answers its fault.
           if (!(err instanceof DamagedRecordError)) this.d.log.error({ err, executionArn: rec.executionArn }, 'could not rebuild execution');
