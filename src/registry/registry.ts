@@ -52,16 +52,26 @@ export class Registry {
     return `${kind === 'workflow' ? 'wt' : 'at'}.${kvToken(domain)}`;
   }
 
+  /**
+   * Loads every record and keeps the cache current with one KV watch, so lists are served from
+   * memory: a `kv.keys()` per list call made a JetStream consumer each time, and a burst of
+   * ListDomains or Register*Type calls hit the server's consumer limit.
+   */
   async start(): Promise<void> {
-    const it = await this.kv.watch({ include: KvWatchInclude.UpdatesOnly });
+    const { values } = await this.kv.status();
+    const it = await this.kv.watch({ include: KvWatchInclude.LastValue });
     this.stopWatch = () => it.stop();
+    let loaded!: () => void;
+    const initial = new Promise<void>((resolve) => { loaded = resolve; });
+    if (values === 0) loaded();
     void (async () => {
       for await (const e of it) {
         const cur = this.cache.get(e.key);
-        if (cur && cur.revision >= e.revision) continue;
-        this.cache.set(e.key, this.entry(e));
+        if (!cur || cur.revision < e.revision) this.cache.set(e.key, this.entry(e));
+        if (e.delta === 0) loaded();
       }
-    })().catch(() => undefined);
+    })().catch(() => undefined).finally(() => loaded());
+    await initial;
   }
 
   stop(): void {
@@ -118,17 +128,13 @@ export class Registry {
     this.cache.set(key, { value: null, revision: revision + 1 });
   }
 
-  /** Every live value under a key prefix (`d`, `wt.<domain>`, …). */
-  async list<T>(prefix: string): Promise<T[]> {
+  /** Every live value under a key prefix (`d`, `wt.<domain>`, …), from the watched cache. */
+  list<T>(prefix: string): Promise<T[]> {
     const out: T[] = [];
-    const keys: string[] = [];
-    for await (const k of await this.kv.keys(`${prefix}.>`)) keys.push(k);
-    for (const k of keys) {
-      // A damaged record (quarantined) is left out of lists; reads of its key answer the fault.
-      const { value } = await this.get<T>(k).catch((e: unknown) => { if (e instanceof DamagedRecordError) return { value: null }; throw e; });
-      if (value) out.push(value);
-    }
-    return out;
+    const under = `${prefix}.`;
+    // A damaged record (quarantined) is left out of lists; reads of its key answer the fault.
+    for (const [k, e] of this.cache) if (k.startsWith(under) && e.value !== null && !e.damaged) out.push(e.value as T);
+    return Promise.resolve(out);
   }
 
   domain(name: string): Promise<Cached<DomainRecord>> {

@@ -26,8 +26,9 @@ describe('a flood of NATS API requests from one connection', () => {
     while (!done || latencies.length < 20) latencies.push(await call());
     const answers = await flood.answers;
     console.log(`flood answers ${JSON.stringify(answers)}; slowest of ${latencies.length} HTTP calls ${Math.round(Math.max(...latencies))} ms`);
-    expect(answers.ThrottlingException).toBeGreaterThan(8000);
-    expect((answers.ok ?? 0) + answers.ThrottlingException!).toBe(10_000);
+    // Each is answered at once, served or throttled (how many of each depends on how fast ListDomains
+    // is: it is served from the registry's cache; the bounds themselves are in request-limit.test.ts).
+    expect((answers.ok ?? 0) + (answers.ThrottlingException ?? 0)).toBe(10_000);
     // Generous for a loaded 2-core machine (measured 0.7-1.1 s alone, 2.3 s beside six other test files; each
     // flood ListDomains is a KV listing);
     // unbounded, the HTTP calls failed (500) or waited over 4 s behind the flood.
