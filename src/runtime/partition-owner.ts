@@ -481,10 +481,13 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
         let done = false;
         for await (const m of await consumer.fetch({ max_messages: 10_000, expires: 2000 })) {
           got++;
-          if (m.headers?.get('KV-Operation') || m.data.length === 0) continue;
-          // A damaged record is skipped (quarantined): its run is not recovered, every other one is.
-          const rec = this.quarantine.tryDecode<OpenRunRecord & { domain: string; workflowId: string }>('runs', m.data, { stream, subject: m.subject, seq: m.seq });
-          if (rec) out.push(rec);
+          // A delete marker is skipped, but may be the last message: the end check comes first (a
+          // `continue` past it left the fetch waiting its whole 2 s expiry on every rebuild).
+          if (!m.headers?.get('KV-Operation') && m.data.length > 0) {
+            // A damaged record is skipped (quarantined): its run is not recovered, every other one is.
+            const rec = this.quarantine.tryDecode<OpenRunRecord & { domain: string; workflowId: string }>('runs', m.data, { stream, subject: m.subject, seq: m.seq });
+            if (rec) out.push(rec);
+          }
           if (m.info.pending === 0) { done = true; break; }
         }
         if (done || got === 0) break;
