@@ -5,6 +5,7 @@ import { encode } from '../../src/nats/codec.js';
 import { spawnEngine, type EngineProcess } from './engine-process.js';
 import { startNatsCluster, type NatsClusterHandle } from './nats-cluster.js';
 import { until } from './until.js';
+import { ENGINE_INBOX_PREFIX } from '../../src/nats/connect-options.js';
 
 export interface EngineCluster {
   nats: NatsClusterHandle;
@@ -31,9 +32,11 @@ export async function startEngineCluster(opts: { engines?: number; env?: Record<
   const nats = await startNatsCluster(3);
   const engines: EngineProcess[] = [];
   let nc: NatsConnection | undefined;
+  let ownerNc: NatsConnection | undefined;
   const envOf = (i: number) => ({ AF_CLUSTER: '1', AF_NODE_NAME: engineName(i), AF_LOG_LEVEL: 'info', ...opts.env });
   const stop = async () => {
     await nc?.close().catch(() => undefined);
+    await ownerNc?.close().catch(() => undefined);
     await Promise.all(engines.map((e) => e.stop(3000)));
     await nats.stop();
   };
@@ -42,11 +45,14 @@ export async function startEngineCluster(opts: { engines?: number; env?: Record<
     engines.push(await spawnEngine(nats.urls, envOf(0)));
     engines.push(...await Promise.all(Array.from({ length: (opts.engines ?? 3) - 1 }, (_, i) => spawnEngine(nats.urls, envOf(i + 1)))));
     nc = await connect({ servers: nats.servers.map((s) => s.url), maxReconnectAttempts: -1, reconnectTimeWait: 250, noAsyncTraces: true });
+    // Owner calls (af.part.<p>.*, pinged by servedAgain) answer only engine inboxes, API calls only client inboxes.
+    ownerNc = await connect({ servers: nats.servers.map((s) => s.url), maxReconnectAttempts: -1, reconnectTimeWait: 250, noAsyncTraces: true, inboxPrefix: ENGINE_INBOX_PREFIX });
   } catch (e) {
     await stop();
     throw e;
   }
   const conn = nc;
+  const owners = ownerNc!;
   return {
     nats, engines, nc: conn, stop,
     async restart(i) {
@@ -59,7 +65,7 @@ export async function startEngineCluster(opts: { engines?: number; env?: Record<
     async servedAgain(partitions, timeoutMs) {
       // An owner answers even an unknown op (UnknownOperationException); no owner = no responders.
       await until(async () => {
-        const answers = await Promise.all(partitions.map((p) => conn.request(`af.part.${p}.ping`, encode({}), { timeout: 1000 }).then(() => true, () => false)));
+        const answers = await Promise.all(partitions.map((p) => owners.request(`af.part.${p}.ping`, encode({}), { timeout: 1000 }).then(() => true, () => false)));
         return answers.every(Boolean);
       }, { timeoutMs, intervalMs: 100, message: `partitions ${partitions.join(',')} served again` });
       return Date.now();
