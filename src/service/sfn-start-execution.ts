@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Fault } from '../domain/faults.js';
 import { InputReader } from '../domain/validate.js';
-import { MAX_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH, nestingDepth, utf8Bytes } from '../sfn/compile/payload-limit.js';
+import { MAX_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH, payloadDepth, utf8Bytes } from '../sfn/compile/payload-limit.js';
 import { executionArn, validateSfnName } from '../sfn/arns.js';
 import type { SfnExecutionRecord } from '../sfn/runtime/execution-records.js';
 import { seconds, type ServiceContext } from './context.js';
@@ -20,7 +20,7 @@ export function payloadProblem(text: string): string | undefined {
   let v: unknown;
   try { v = JSON.parse(text); } catch { return 'must be JSON'; }
   if (utf8Bytes(text) > MAX_PAYLOAD_BYTES) return `exceeds the maximum size of ${MAX_PAYLOAD_BYTES} bytes (UTF-8)`;
-  if (nestingDepth(v) > MAX_PAYLOAD_DEPTH) return `is nested deeper than ${MAX_PAYLOAD_DEPTH} levels`;
+  if (payloadDepth(v) > MAX_PAYLOAD_DEPTH) return `is nested deeper than ${MAX_PAYLOAD_DEPTH} levels`;
   return undefined;
 }
 

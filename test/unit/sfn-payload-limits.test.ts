@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkedJson, MAX_PAYLOAD_BYTES, nestingDepth } from '../../src/sfn/compile/payload-limit.js';
+import { checkedJson, MAX_PAYLOAD_BYTES, payloadDepth } from '../../src/sfn/compile/payload-limit.js';
 import { runCase, type SfnCase } from '../helpers/sfn-driver.js';
 import { failed, ok, task } from './sfn-case-builders.js';
 
@@ -111,7 +111,7 @@ describe('payload quota (256 KiB in UTF-8) in the compiled machines', () => {
     expect(checkedJson('x'.repeat(MAX_PAYLOAD_BYTES - 2), 'S').ok).toBe(true);
     let deep: unknown = 0;
     for (let i = 0; i < 20_000; i += 1) deep = [deep];
-    expect(nestingDepth(deep)).toBeGreaterThan(1000);
+    expect(payloadDepth(deep)).toBeGreaterThan(1000);
     expect(checkedJson(deep, 'S')).toMatchObject({ ok: false, fault: { error: 'States.Runtime' } });
   });
 });

@@ -1,4 +1,5 @@
 import type { Fault } from './graph-context.js';
+import { nestingDepth } from '../asl/json-text.js';
 
 /**
  * AWS's quota on the input or output of a task, state or execution: 256 KiB of data as a UTF-8
@@ -17,19 +18,9 @@ export function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
-/** How deep `v` nests (a scalar is 0, `[]` is 1), counted without recursion; stops once past `max`. */
-export function nestingDepth(v: unknown, max = MAX_PAYLOAD_DEPTH): number {
-  let deepest = 0;
-  const stack: Array<[unknown, number]> = [[v, 0]];
-  while (stack.length > 0) {
-    const [x, d] = stack.pop()!;
-    if (x === null || typeof x !== 'object') continue;
-    const depth = d + 1;
-    if (depth > deepest) deepest = depth;
-    if (deepest > max) return deepest;
-    for (const c of Array.isArray(x) ? x : Object.values(x)) if (c !== null && typeof c === 'object') stack.push([c, depth]);
-  }
-  return deepest;
+/** How deep `v` nests, up to just past AWS's bound here (the counting is the evaluator's, asl/json-text.ts). */
+export function payloadDepth(v: unknown): number {
+  return nestingDepth(v, MAX_PAYLOAD_DEPTH);
 }
 
 /** AWS's States.DataLimitExceeded for a state whose input, result or output is too large. */
@@ -50,7 +41,7 @@ export function depthFault(state: string): Fault {
  * go on: nested too deep, or over 256 KiB in UTF-8.
  */
 export function checkedJson(v: unknown, state: string): { ok: true; text: string } | { ok: false; fault: Fault } {
-  if (nestingDepth(v) > MAX_PAYLOAD_DEPTH) return { ok: false, fault: depthFault(state) };
+  if (payloadDepth(v) > MAX_PAYLOAD_DEPTH) return { ok: false, fault: depthFault(state) };
   const text = JSON.stringify(v ?? null);
   return utf8Bytes(text) > MAX_PAYLOAD_BYTES ? { ok: false, fault: dataLimitFault(state) } : { ok: true, text };
 }
