@@ -30,6 +30,12 @@ let seq = 0;
 /** A name unique in this process. */
 export const freshName = (label: string): string => `${label}-${process.pid}-${++seq}`;
 
+/** Creates a state machine of `definition` under a fresh name; returns its ARN. */
+export async function createMachine(sfn: SFNClient, definition: object): Promise<string> {
+  const r = await sfn.send(new CreateStateMachineCommand({ name: freshName('sm'), roleArn: SFN_ROLE, definition: JSON.stringify(definition) }));
+  return r.stateMachineArn!;
+}
+
 /** Creates an activity and a state machine whose definition `build(activityArn)` returns. */
 export async function machineWithActivity(sfn: SFNClient, build: (activityArn: string) => object): Promise<{ activityArn: string; stateMachineArn: string }> {
   const { activityArn } = await sfn.send(new CreateActivityCommand({ name: freshName('act') }));

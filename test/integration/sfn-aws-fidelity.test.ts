@@ -4,7 +4,7 @@ import {
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawCall } from '../helpers/swf-http.js';
-import { compactSfn, freshName, fullHistory, SFN_ROLE, startSfnHttpEngine, waitClosed, type SfnHttpEngine } from '../helpers/sfn-http.js';
+import { createMachine, compactSfn, freshName, fullHistory, SFN_ROLE, startSfnHttpEngine, waitClosed, type SfnHttpEngine } from '../helpers/sfn-http.js';
 
 /* Facts of AWS's recorded histories, through @aws-sdk/client-sfn against a real engine. */
 
@@ -16,9 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await h?.stop(); });
 
-async function machine(definition: object): Promise<string> {
-  return (await sfn.send(new CreateStateMachineCommand({ name: freshName('sm'), roleArn: SFN_ROLE, definition: JSON.stringify(definition) }))).stateMachineArn!;
-}
+const machine = (definition: object): Promise<string> => createMachine(sfn, definition);
 const start = async (stateMachineArn: string, input: string) => (await sfn.send(new StartExecutionCommand({ stateMachineArn, input }))).executionArn!;
 
 describe('Step Functions histories as AWS records them', () => {

@@ -4,7 +4,7 @@ import {
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definitionCase } from '../helpers/sfn-definition-arbitrary.js';
-import { freshName, SFN_ROLE, startSfnHttpEngine, waitClosed, type SfnHttpEngine } from '../helpers/sfn-http.js';
+import { createMachine, freshName, SFN_ROLE, startSfnHttpEngine, waitClosed, type SfnHttpEngine } from '../helpers/sfn-http.js';
 
 let h: SfnHttpEngine | undefined;
 let sfn: SFNClient;
@@ -14,10 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await h?.stop(); });
 
-async function machine(definition: object): Promise<string> {
-  const r = await sfn.send(new CreateStateMachineCommand({ name: freshName('sm'), roleArn: SFN_ROLE, definition: JSON.stringify(definition) }));
-  return r.stateMachineArn!;
-}
+const machine = (definition: object): Promise<string> => createMachine(sfn, definition);
 
 const start = async (stateMachineArn: string, input: unknown) =>
   (await sfn.send(new StartExecutionCommand({ stateMachineArn, input: JSON.stringify(input) }))).executionArn!;

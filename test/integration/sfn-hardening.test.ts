@@ -4,7 +4,7 @@ import {
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestEngine } from '../helpers/engine.js';
-import { compactSfn, freshName, fullHistory, machineWithActivity, SFN_ROLE, startSfnHttpEngine, waitClosed, type SfnHttpEngine } from '../helpers/sfn-http.js';
+import { createMachine, compactSfn, freshName, fullHistory, machineWithActivity, SFN_ROLE, startSfnHttpEngine, waitClosed, type SfnHttpEngine } from '../helpers/sfn-http.js';
 
 let h: SfnHttpEngine | undefined;
 let e: TestEngine;
@@ -15,10 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await h?.stop(); });
 
-async function machine(definition: object): Promise<string> {
-  const r = await sfn.send(new CreateStateMachineCommand({ name: freshName('sm'), roleArn: SFN_ROLE, definition: JSON.stringify(definition) }));
-  return r.stateMachineArn!;
-}
+const machine = (definition: object): Promise<string> => createMachine(sfn, definition);
 const start = async (stateMachineArn: string, input: object = {}) =>
   (await sfn.send(new StartExecutionCommand({ stateMachineArn, input: JSON.stringify(input) }))).executionArn!;
 

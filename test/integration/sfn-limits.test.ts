@@ -7,7 +7,7 @@ import { executionPartition } from '../../src/service/sfn-execution-lookup.js';
 import { executionArn as arnOf } from '../../src/sfn/arns.js';
 import type { SfnExecutionRecord } from '../../src/sfn/runtime/execution-records.js';
 import type { TestEngine } from '../helpers/engine.js';
-import { compactSfn, freshName, fullHistory, machineWithActivity, oneTask, rejection, SFN_ROLE, startSfnHttpEngine, waitClosed, type SfnHttpEngine } from '../helpers/sfn-http.js';
+import { createMachine, compactSfn, freshName, fullHistory, machineWithActivity, oneTask, rejection, SFN_ROLE, startSfnHttpEngine, waitClosed, type SfnHttpEngine } from '../helpers/sfn-http.js';
 
 let h: SfnHttpEngine | undefined;
 let e: TestEngine;
@@ -18,9 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await h?.stop(); });
 
-async function machine(definition: object): Promise<string> {
-  return (await sfn.send(new CreateStateMachineCommand({ name: freshName('sm'), roleArn: SFN_ROLE, definition: JSON.stringify(definition) }))).stateMachineArn!;
-}
+const machine = (definition: object): Promise<string> => createMachine(sfn, definition);
 const start = async (stateMachineArn: string, input: unknown) =>
   (await sfn.send(new StartExecutionCommand({ stateMachineArn, input: JSON.stringify(input) }))).executionArn!;
 const executionsOf = async (stateMachineArn: string) => (await sfn.send(new ListExecutionsCommand({ stateMachineArn }))).executions!;
