@@ -78,14 +78,19 @@ export class Registry {
     this.stopWatch?.();
   }
 
-  /** A key's record; DamagedRecordError (InternalFailure naming it) when the stored record is damaged. */
-  async get<T>(key: string): Promise<Cached<T>> {
-    let hit = this.cache.get(key);
+  /**
+   * A key's record; DamagedRecordError (InternalFailure naming it) when the stored record is damaged.
+   * `fresh` reads the bucket instead of the cache: the watch delivers another node's write a moment
+   * after it is acknowledged, and a Describe or ListTags right after a write elsewhere must see it.
+   */
+  async get<T>(key: string, opts: { fresh?: boolean } = {}): Promise<Cached<T>> {
+    let hit = opts.fresh ? undefined : this.cache.get(key);
     if (!hit) {
       const e = await this.kv.get(key);
       hit = e ? this.entry(e) : { value: null, revision: 0 };
       const cur = this.cache.get(key);
       if (!cur || cur.revision < hit.revision) this.cache.set(key, hit);
+      else hit = cur;
     }
     if (hit.damaged) throw hit.damaged;
     return hit as Cached<T>;
@@ -137,11 +142,11 @@ export class Registry {
     return Promise.resolve(out);
   }
 
-  domain(name: string): Promise<Cached<DomainRecord>> {
-    return this.get<DomainRecord>(Registry.domainKey(name));
+  domain(name: string, opts: { fresh?: boolean } = {}): Promise<Cached<DomainRecord>> {
+    return this.get<DomainRecord>(Registry.domainKey(name), opts);
   }
 
-  type(kind: TypeKind, domain: string, name: string, version: string): Promise<Cached<TypeRecord>> {
-    return this.get<TypeRecord>(Registry.typeKey(kind, domain, name, version));
+  type(kind: TypeKind, domain: string, name: string, version: string, opts: { fresh?: boolean } = {}): Promise<Cached<TypeRecord>> {
+    return this.get<TypeRecord>(Registry.typeKey(kind, domain, name, version), opts);
   }
 }

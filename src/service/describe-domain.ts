@@ -9,6 +9,6 @@ export async function describeDomain(ctx: ServiceContext, input: unknown): Promi
   const r = InputReader.of(input);
   const name = r.id('name', true);
   r.done();
-  const { value } = await requireDomain(ctx, name);
+  const { value } = await requireDomain(ctx, name, { fresh: true });
   return { domainInfo: domainInfo(value), configuration: { workflowExecutionRetentionPeriodInDays: value.retentionDays } };
 }

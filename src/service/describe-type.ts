@@ -21,7 +21,7 @@ async function describeType(ctx: ServiceContext, input: unknown, kind: TypeKind)
   const type = r.type(typeField(kind), true);
   r.done();
   await requireDomain(ctx, domain);
-  const { value } = await requireType(ctx, kind, domain, type);
+  const { value } = await requireType(ctx, kind, domain, type, { fresh: true });
   return { typeInfo: typeInfo(value), configuration: value.config };
 }
 

@@ -2,9 +2,9 @@ import { Fault, fault } from '../domain/faults.js';
 import type { DomainRecord, TypeKind, TypeRecord } from '../registry/records.js';
 import type { ServiceContext } from './context.js';
 
-/** The domain record, or UnknownResourceFault. */
-export async function requireDomain(ctx: ServiceContext, name: string): Promise<{ value: DomainRecord; revision: number }> {
-  const d = await ctx.registry.domain(name);
+/** The domain record, or UnknownResourceFault (`fresh`: read past the cache, for answers that show the record). */
+export async function requireDomain(ctx: ServiceContext, name: string, opts: { fresh?: boolean } = {}): Promise<{ value: DomainRecord; revision: number }> {
+  const d = await ctx.registry.domain(name, opts);
   if (!d.value) throw fault.unknownDomain(name);
   return { value: d.value, revision: d.revision };
 }
@@ -13,9 +13,9 @@ export const typeLabel = (kind: TypeKind, t: { name: string; version: string }) 
   `${kind === 'workflow' ? 'WorkflowType' : 'ActivityType'}=[name=${t.name}, version=${t.version}]`;
 
 /** The type record, or UnknownResourceFault. */
-export async function requireType(ctx: ServiceContext, kind: TypeKind, domain: string, t: { name: string; version: string }):
-  Promise<{ value: TypeRecord; revision: number }> {
-  const rec = await ctx.registry.type(kind, domain, t.name, t.version);
+export async function requireType(ctx: ServiceContext, kind: TypeKind, domain: string, t: { name: string; version: string },
+  opts: { fresh?: boolean } = {}): Promise<{ value: TypeRecord; revision: number }> {
+  const rec = await ctx.registry.type(kind, domain, t.name, t.version, opts);
   if (!rec.value) throw new Fault('UnknownResourceFault', `Unknown type: ${typeLabel(kind, t)}`);
   return { value: rec.value, revision: rec.revision };
 }

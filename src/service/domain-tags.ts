@@ -24,11 +24,11 @@ export function domainNameOfArn(ctx: Pick<ServiceContext, 'region' | 'account'>,
 }
 
 /** The domain an ARN names, or UnknownResourceFault. */
-async function domainOfArn(ctx: ServiceContext, arn: string): Promise<{ value: DomainRecord; revision: number }> {
+async function domainOfArn(ctx: ServiceContext, arn: string, opts: { fresh?: boolean } = {}): Promise<{ value: DomainRecord; revision: number }> {
   const unknown = new Fault('UnknownResourceFault', `Unknown resource: ${arn}`);
   const name = domainNameOfArn(ctx, arn);
   if (name === undefined) throw unknown;
-  const d = await ctx.registry.domain(name);
+  const d = await ctx.registry.domain(name, opts);
   if (!d.value) throw unknown;
   return { value: d.value, revision: d.revision };
 }
@@ -99,6 +99,6 @@ export async function listTagsForResource(ctx: ServiceContext, input: unknown): 
   const r = InputReader.of(input);
   const arn = r.str('resourceArn', { min: 1, max: 1600, required: true });
   r.done();
-  const { value } = await domainOfArn(ctx, arn);
+  const { value } = await domainOfArn(ctx, arn, { fresh: true });
   return { tags: (value.tags ?? []).map((t) => ({ key: t.key, value: t.value })) };
 }

@@ -76,6 +76,19 @@ describe('domain tags', () => {
     }
   });
 
+  it('shows a tag to the next call on either node, right after TagResource answers (no stale cache read)', async () => {
+    const other = await startNode({ natsUrl: e.url, partitions: 4, ownPartitions: [], logger: pino({ level: 'silent' }) });
+    try {
+      const arn = arnOf(await newDomain());
+      for (let i = 0; i < 40; i++) {
+        await call('TagResource', { resourceArn: arn, tags: [{ key: `r${i}`, value: String(i) }] });
+        expect((await tagsOf(arn)).map((t: Obj) => t.key)).toContain(`r${i}`);
+      }
+    } finally {
+      await other.stop();
+    }
+  });
+
   it.each([
     ['TagResource', { tags: [{ key: '' }] }],
     ['TagResource', { tags: [{ key: 'k'.repeat(129) }] }],
