@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Fault } from '../domain/faults.js';
 import type { InputReader } from '../domain/validate.js';
 import { InvalidDefinitionError } from '../sfn/asl/validate-definition.js';
-import { parseDefinitionOffThread } from '../sfn/runtime/definition-parser.js';
+import { validateDefinitionOffThread } from '../sfn/runtime/definition-parser.js';
 
 /** AWS's limit on a definition: 1 MiB. */
 const MAX_DEFINITION = 1_048_576;
@@ -15,7 +15,7 @@ export function readDefinition(r: InputReader, required: boolean): string | unde
 /** Validates States Language text; problems → InvalidDefinition with the validator's AWS-style message. */
 export async function checkDefinition(text: string): Promise<void> {
   try {
-    await parseDefinitionOffThread(text);
+    await validateDefinitionOffThread(text);
   } catch (e) {
     if (e instanceof InvalidDefinitionError) throw new Fault('InvalidDefinition', e.message);
     throw e;

@@ -3,11 +3,11 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { InvalidDefinitionError, parseDefinition, type DefinitionProblem } from '../asl/validate-definition.js';
+import { InvalidDefinitionError, parseDefinition, readValidatedDefinition, type DefinitionProblem } from '../asl/validate-definition.js';
 import type { AslDefinition } from '../asl/types.js';
 
 export interface ParseRequest { id: number; text: string }
-export type ParseReply = { id: number; definition: AslDefinition } | { id: number; problems: readonly DefinitionProblem[] } | { id: number; error: string };
+export type ParseReply = { id: number; valid: true } | { id: number; problems: readonly DefinitionProblem[] } | { id: number; error: string };
 
 /**
  * Below this length a definition is parsed on the event loop (well under 10 ms); longer ones go to
@@ -37,13 +37,14 @@ function workerBoot(): string {
 class DefinitionParser {
   private worker: Worker | undefined;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (d: AslDefinition) => void; reject: (e: Error) => void; text: string }>();
+  private readonly pending = new Map<number, { resolve: (d: AslDefinition | undefined) => void; reject: (e: Error) => void; text: string; keep: boolean }>();
 
-  parse(text: string): Promise<AslDefinition> {
+  /** The parsed definition (`keep`), or only its validation. */
+  parse(text: string, keep: boolean): Promise<AslDefinition | undefined> {
     if (typeof text !== 'string' || text.length < OFF_THREAD_LENGTH) return Promise.resolve().then(() => parseDefinition(text));
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
-      this.pending.set(id, { resolve, reject, text });
+      this.pending.set(id, { resolve, reject, text, keep });
       const w = this.thread();
       w.ref(); // held while it has work: an answer is awaited
       w.postMessage({ id, text } satisfies ParseRequest);
@@ -76,7 +77,8 @@ class DefinitionParser {
     if (!p) return;
     this.pending.delete(m.id);
     if (this.pending.size === 0) this.worker?.unref();
-    if ('definition' in m) p.resolve(m.definition);
+    // The worker only validates: JSON.parse of the text here costs less than receiving its parsed copy.
+    if ('valid' in m) p.resolve(p.keep ? readValidatedDefinition(p.text) : undefined);
     else if ('problems' in m) p.reject(new InvalidDefinitionError(m.problems));
     else p.reject(new Error(m.error));
   }
@@ -85,6 +87,11 @@ class DefinitionParser {
 const shared = new DefinitionParser();
 
 /** parseDefinition without holding the event loop for a large definition. */
-export function parseDefinitionOffThread(text: string): Promise<AslDefinition> {
-  return shared.parse(text);
+export async function parseDefinitionOffThread(text: string): Promise<AslDefinition> {
+  return (await shared.parse(text, true))!;
+}
+
+/** Validation only (InvalidDefinitionError when the definition is not valid), off the event loop when large. */
+export async function validateDefinitionOffThread(text: string): Promise<void> {
+  await shared.parse(text, false);
 }

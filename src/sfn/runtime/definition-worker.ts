@@ -6,7 +6,8 @@ import type { ParseReply, ParseRequest } from './definition-parser.js';
 parentPort!.on('message', ({ id, text }: ParseRequest) => {
   let reply: ParseReply;
   try {
-    reply = { id, definition: parseDefinition(text) };
+    parseDefinition(text);
+    reply = { id, valid: true };
   } catch (e) {
     reply = e instanceof InvalidDefinitionError ? { id, problems: e.problems } : { id, error: e instanceof Error ? e.message : String(e) };
   }
