@@ -14,7 +14,7 @@ import type { ServiceContext } from './service/context.js';
 import { OPERATIONS, OWNER_OPS } from './service/operations.js';
 import { CrossRunEffects } from './service/cross-run-effects.js';
 import { NatsApiServer } from './transport/nats-api.js';
-import { ReplyGuard } from './transport/reply-subjects.js';
+import { ReplyGuard } from './nats/reply-subjects.js';
 import { Quarantine } from './history/quarantine.js';
 import { ENGINE_INBOX_PREFIX } from './nats/connect-options.js';
 import { RequestLimiter } from './transport/request-limit.js';
