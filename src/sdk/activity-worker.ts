@@ -1,4 +1,5 @@
 import type { ActorFlowClient } from './client.js';
+import { SWF_ANSWER, sendAnswer } from './answer.js';
 import { PollerPool } from './poller.js';
 
 export interface ActivityTask {
@@ -42,6 +43,7 @@ export type ActivityHandler = (task: ActivityTask, ctx: ActivityContext) => Prom
 /**
  * An activity worker: polls a task list, runs the handler for the activity type, and answers
  * Completed (the returned string is the result), Failed (a thrown error) or Canceled (ActivityCanceled).
+ * An answer lost with an engine node is sent again (see sendAnswer).
  */
 export class ActivityWorker {
   private readonly pool: PollerPool;
@@ -80,11 +82,11 @@ export class ActivityWorker {
         if (!handler) throw new Error(`no handler for activity type ${task.activityType.name}`);
         result = await handler(task, ctx);
       } catch (e) {
-        if (e instanceof ActivityCanceled) await this.client.call('RespondActivityTaskCanceled', { taskToken, details: e.details });
-        else await this.client.call('RespondActivityTaskFailed', { taskToken, reason: String((e as Error).message ?? e).slice(0, 256) });
+        if (e instanceof ActivityCanceled) await sendAnswer(this.client, 'RespondActivityTaskCanceled', { taskToken, details: e.details }, SWF_ANSWER);
+        else await sendAnswer(this.client, 'RespondActivityTaskFailed', { taskToken, reason: String((e as Error).message ?? e).slice(0, 256) }, SWF_ANSWER);
         return;
       }
-      await this.client.call('RespondActivityTaskCompleted', { taskToken, result });
+      await sendAnswer(this.client, 'RespondActivityTaskCompleted', { taskToken, result }, SWF_ANSWER);
     } finally {
       if (timer) clearInterval(timer);
     }

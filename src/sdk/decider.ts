@@ -1,4 +1,5 @@
 import type { ActorFlowClient, WireEvent } from './client.js';
+import { SWF_ANSWER, sendAnswer } from './answer.js';
 import { PollerPool } from './poller.js';
 
 export interface DecisionTask {
@@ -29,7 +30,10 @@ export interface DeciderOptions {
   onResponded?: (task: DecisionTask, result: DecisionResult) => void;
 }
 
-/** A decider loop: polls decision tasks, calls `decide`, answers RespondDecisionTaskCompleted. */
+/**
+ * A decider loop: polls decision tasks, calls `decide`, answers RespondDecisionTaskCompleted (sent
+ * again when lost with an engine node, see sendAnswer).
+ */
 export class Decider {
   private readonly pool: PollerPool;
 
@@ -51,7 +55,7 @@ export class Decider {
     }
     const task = { ...first, events } as DecisionTask;
     const result = await this.decide(task);
-    await this.client.call('RespondDecisionTaskCompleted', { taskToken: task.taskToken, ...result });
+    await sendAnswer(this.client, 'RespondDecisionTaskCompleted', { taskToken: task.taskToken, ...result }, SWF_ANSWER);
     this.o.onResponded?.(task, result);
   }
 
