@@ -1,0 +1,93 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TaskQueues, type TaskMessage } from '../../src/matching/task-queues.js';
+import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
+
+/** SWF taskPriority orders a task list: higher first, first in first out within a priority. */
+let e: TestEngine;
+const call = (action: string, input: object) => e.client.call(action, input);
+beforeAll(async () => { e = await startTestEngine(); });
+afterAll(async () => { await e?.stop(); });
+
+const WF = { name: 'prio-wf', version: '1' };
+const ACT = { name: 'prio-act', version: '1' };
+/** Enqueued in this order; polls must answer in ORDER. */
+const PRIORITIES = ['0', '5', '-3', '5', '10'];
+const ORDER = ['t4_p10', 't1_p5', 't3_p5', 't0_p0', 't2_p-3'];
+
+async function freshDomain(label: string): Promise<string> {
+  const domain = uniqueDomain(label);
+  await call('RegisterDomain', { name: domain, workflowExecutionRetentionPeriodInDays: '1' });
+  await call('RegisterWorkflowType', {
+    domain, ...WF, defaultTaskList: { name: 'deciders' }, defaultChildPolicy: 'TERMINATE',
+    defaultExecutionStartToCloseTimeout: '600', defaultTaskStartToCloseTimeout: '60',
+  });
+  await call('RegisterActivityType', {
+    domain, ...ACT, defaultTaskList: { name: 'unused' }, defaultTaskScheduleToStartTimeout: '600',
+    defaultTaskStartToCloseTimeout: '60', defaultTaskScheduleToCloseTimeout: '600', defaultTaskHeartbeatTimeout: 'NONE',
+  });
+  return domain;
+}
+
+describe('task priority', () => {
+  it('activity tasks: polls answer 10, 5, 5 (in the order scheduled), 0, -3; the count stays exact', async () => {
+    const domain = await freshDomain('prio-a');
+    await call('StartWorkflowExecution', { domain, workflowId: 'w', workflowType: WF });
+    const d = await call('PollForDecisionTask', { domain, taskList: { name: 'deciders' }, afPollTimeoutMs: 5000 });
+    await call('RespondDecisionTaskCompleted', {
+      taskToken: d.taskToken,
+      decisions: PRIORITIES.map((taskPriority, i) => ({
+        decisionType: 'ScheduleActivityTask',
+        scheduleActivityTaskDecisionAttributes: { activityType: ACT, activityId: `t${i}_p${taskPriority}`, taskList: { name: 'work' }, taskPriority },
+      })),
+    });
+    const list = { domain, taskList: { name: 'work' } };
+    expect(await call('CountPendingActivityTasks', list)).toEqual({ count: 5, truncated: false });
+    const got: string[] = [];
+    for (let i = 0; i < PRIORITIES.length; i++) {
+      got.push((await call('PollForActivityTask', { ...list, afPollTimeoutMs: 5000 })).activityId);
+      expect(await call('CountPendingActivityTasks', list)).toEqual({ count: PRIORITIES.length - 1 - i, truncated: false });
+    }
+    expect(got).toEqual(ORDER);
+  }, 60_000);
+
+  it('decision tasks: StartWorkflowExecution taskPriority orders a list nobody polled yet', async () => {
+    const domain = await freshDomain('prio-d');
+    const list = { domain, taskList: { name: 'prio-deciders' } };
+    for (const [i, taskPriority] of PRIORITIES.entries()) {
+      await call('StartWorkflowExecution', { domain, workflowId: `t${i}_p${taskPriority}`, workflowType: WF, taskList: list.taskList, taskPriority });
+    }
+    expect(await call('CountPendingDecisionTasks', list)).toEqual({ count: 5, truncated: false });
+    const got: string[] = [];
+    for (let i = 0; i < PRIORITIES.length; i++) got.push((await call('PollForDecisionTask', { ...list, afPollTimeoutMs: 5000 })).workflowExecution.workflowId);
+    expect(got).toEqual(ORDER);
+    expect(await call('CountPendingDecisionTasks', list)).toEqual({ count: 0, truncated: false });
+  }, 60_000);
+
+  it('a waiting long poll gets a task queued by another node at once, whatever its priority', async () => {
+    // Two task-list layers on one NATS, as on two nodes: the poll waits on one, tasks are queued by the other.
+    const { nc, js, jsm, subjects } = e.node.nats;
+    const log = pino({ level: process.env.AF_TEST_LOG ?? 'silent' });
+    const poller = new TaskQueues(nc, js, jsm, subjects, (err) => log.warn({ err }));
+    const other = new TaskQueues(nc, js, jsm, subjects);
+    const domain = uniqueDomain('prio-wake');
+    const task = (priority: number, n: number): TaskMessage => ({ domain, workflowId: `w${n}`, runId: `r${n}`, partition: 0, kind: 'a', taskList: 'wake', scheduledEventId: n + 1, priority });
+    const taken = (t: TaskMessage) => Promise.resolve(t);
+    try {
+      for (const [n, priority] of [-3, 2147483647, -2147483648, 0, 7].entries()) {
+        const polling = poller.poll(domain, 'a', 'wake', Date.now() + 30_000, taken);
+        await new Promise((r) => setTimeout(r, 300));
+        const queuedAt = Date.now();
+        await other.enqueue(task(priority, n));
+        const t = await polling;
+        expect(t).toMatchObject({ workflowId: `w${n}`, priority });
+        // The feeders would sleep 10 s without the arrival; a loaded machine still answers well within that.
+        expect(Date.now() - queuedAt).toBeLessThan(3000);
+      }
+      expect(await poller.pending(domain, 'a', 'wake')).toBe(0);
+    } finally {
+      poller.close();
+      other.close();
+    }
+  }, 60_000);
+});
