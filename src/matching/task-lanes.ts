@@ -22,6 +22,11 @@ function streamSeq(reply: string): number {
   return Number(t[t.length === 9 ? 5 : 7]);
 }
 
+function noResponders(e: unknown): boolean {
+  const x = e as { name?: string; cause?: { name?: string } } | undefined;
+  return x?.name === 'NoResponders' || x?.cause?.name === 'NoResponders';
+}
+
 /**
  * The priorities of one task list (SWF taskPriority): each is a subject of its own in AF_TASKS
  * (`<taskList>.p<hex>`), read through a durable consumer filtered to that subject alone (work-queue
@@ -57,7 +62,8 @@ export class TaskLanes {
   /** Calls `arrived(priority)` for every task published to the list from now on, by any node. */
   watch(arrived: (priority: number) => void): Subscription {
     return this.nc.subscribe(this.s.taskLanes(this.domain, this.kind, this.taskList), {
-      callback: (_err, m) => {
+      callback: (err, m) => {
+        if (err) return;
         const p = laneOf(m.subject);
         if (p !== undefined) arrived(p);
       },
@@ -89,7 +95,7 @@ export class TaskLanes {
    * seen before the stream stored it). The pull's answer always comes back, so no message is ever
    * handed to a pull nobody reads.
    */
-  async pull(priority: number, waitMs = 0): Promise<PulledTask | null> {
+  async pull(priority: number, waitMs = 0, again = true): Promise<PulledTask | null> {
     const name = await this.consumer(priority);
     const request = waitMs > 0 ? { batch: 1, expires: waitMs * NS } : { batch: 1, no_wait: true };
     let m;
@@ -98,8 +104,10 @@ export class TaskLanes {
       m = await this.nc.request(`${this.js.apiPrefix}.CONSUMER.MSG.NEXT.${this.s.streams.tasks}.${name}`, JSON.stringify(request),
         { timeout: waitMs + PULL_REPLY_MS, noMux: true });
     } catch (e) {
-      // No responders: the server removed the idle consumer; the next pull makes it again.
       this.made.delete(priority);
+      // No responders: the server removed the idle consumer (this priority idle while others were
+      // not, so this node still knew it); make it again.
+      if (again && noResponders(e)) return this.pull(priority, waitMs, false);
       throw e;
     }
     if (m.headers?.code || !m.reply) return null;

@@ -2,6 +2,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskQueues, type TaskMessage } from '../../src/matching/task-queues.js';
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
+import { until } from '../helpers/until.js';
 
 /** SWF taskPriority orders a task list: higher first, first in first out within a priority. */
 let e: TestEngine;
@@ -85,6 +86,32 @@ describe('task priority', () => {
         expect(Date.now() - queuedAt).toBeLessThan(3000);
       }
       expect(await poller.pending(domain, 'a', 'wake')).toBe(0);
+    } finally {
+      poller.close();
+      other.close();
+    }
+  }, 60_000);
+
+  it('a priority idle past the consumer idle time, on a list polled all along, is served again', async () => {
+    const { nc, js, jsm, subjects } = e.node.nats;
+    const errors: unknown[] = [];
+    const poller = new TaskQueues(nc, js, jsm, subjects, (err) => errors.push(err), undefined, 1000);
+    const other = new TaskQueues(nc, js, jsm, subjects);
+    const domain = uniqueDomain('prio-idle');
+    const task = (priority: number, n: number): TaskMessage => ({ domain, workflowId: `w${n}`, runId: `r${n}`, partition: 0, kind: 'a', taskList: 'idle', scheduledEventId: n, priority });
+    const taken = (t: TaskMessage) => Promise.resolve(t);
+    const consumers = async () => (await jsm.streams.info(subjects.streams.tasks)).state.consumer_count;
+    try {
+      const before = await consumers();
+      await other.enqueue(task(7, 1));
+      expect(await poller.poll(domain, 'a', 'idle', Date.now() + 10_000, taken)).toMatchObject({ workflowId: 'w1' });
+      expect(await consumers()).toBe(before + 1);
+      // A poll waits all along (the list stays in use here) while the server removes the idle priority's consumer.
+      const polling = poller.poll(domain, 'a', 'idle', Date.now() + 30_000, taken);
+      await until(async () => (await consumers()) === before, { timeoutMs: 20_000, intervalMs: 100, message: 'priority-7 consumer removed' });
+      await other.enqueue(task(7, 2));
+      expect(await polling).toMatchObject({ workflowId: 'w2' });
+      expect(errors).toEqual([]);
     } finally {
       poller.close();
       other.close();
