@@ -1,11 +1,8 @@
-import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode, type EngineNode } from '../../src/node.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ActivityWorker } from '../../src/sdk/activity-worker.js';
-import { ActorFlowClient } from '../../src/sdk/client.js';
+import type { ActorFlowClient } from '../../src/sdk/client.js';
 import { Decider } from '../../src/sdk/decider.js';
-import { compact, uniqueDomain } from '../helpers/engine.js';
-import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
+import { compact, uniqueDomain, useNodesOnOneNats } from '../helpers/engine.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -13,14 +10,9 @@ import { until } from '../helpers/until.js';
  * stopped; another starts on the same NATS a little later): the answer is sent again until it lands,
  * and it lands once.
  */
-let server: NatsServerHandle;
+const env = useNodesOnOneNats();
+const { nodes, startEngine } = env;
 let client: ActorFlowClient;
-const nodes: EngineNode[] = [];
-const startEngine = async () => {
-  const node = await startNode({ natsUrl: server.url, partitions: 4, logger: pino({ level: process.env.AF_TEST_LOG ?? 'silent' }) });
-  nodes.push(node);
-  return node;
-};
 /** Stops the serving node, runs `whileDown` (a worker answering now), then starts another node after a while. */
 async function replaceNode(whileDown: () => void): Promise<void> {
   const node = nodes.pop()!;
@@ -30,14 +22,8 @@ async function replaceNode(whileDown: () => void): Promise<void> {
   await startEngine();
 }
 beforeAll(async () => {
-  server = await startNatsServer();
-  client = await ActorFlowClient.connect({ servers: server.url });
+  client = env.client;
   await startEngine();
-});
-afterAll(async () => {
-  await client?.close();
-  for (const n of nodes) await n.stop().catch(() => undefined);
-  await server?.stop();
 });
 
 const WF = { name: 'resend-wf', version: '1' };
