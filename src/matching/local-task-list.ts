@@ -30,7 +30,8 @@ const MAX_FEEDERS = 16;
  * the tasks queued in JetStream, highest priority first and in order within a priority: each pull
  * takes from the highest priority known to hold a task. Which ones do is read from the stream, and
  * kept current by watching the list's subjects, so a task published anywhere wakes the feeders at
- * once, whatever its priority.
+ * once, whatever its priority. (Tasks published within the same ~FRESH_WAIT_MS may go out in either
+ * order: one pull may wait that long on a priority for a task whose publish it saw.)
  */
 export class LocalTaskList {
   private readonly waiters: Waiter[] = [];
