@@ -1,5 +1,5 @@
 import type { ActorFlowClient } from './client.js';
-import { SWF_ANSWER, sendAnswer } from './answer.js';
+import { SWF_ANSWER, sendAnswer, stopController } from './answer.js';
 import { PollerPool } from './poller.js';
 
 export interface ActivityTask {
@@ -47,6 +47,7 @@ export type ActivityHandler = (task: ActivityTask, ctx: ActivityContext) => Prom
  */
 export class ActivityWorker {
   private readonly pool: PollerPool;
+  private stopping = stopController();
 
   constructor(private readonly client: ActorFlowClient, private readonly o: ActivityWorkerOptions,
     private readonly handlers: Record<string, ActivityHandler>) {
@@ -82,22 +83,29 @@ export class ActivityWorker {
         if (!handler) throw new Error(`no handler for activity type ${task.activityType.name}`);
         result = await handler(task, ctx);
       } catch (e) {
-        if (e instanceof ActivityCanceled) await sendAnswer(this.client, 'RespondActivityTaskCanceled', { taskToken, details: e.details }, SWF_ANSWER);
-        else await sendAnswer(this.client, 'RespondActivityTaskFailed', { taskToken, reason: String((e as Error).message ?? e).slice(0, 256) }, SWF_ANSWER);
+        if (e instanceof ActivityCanceled) await sendAnswer(this.client, 'RespondActivityTaskCanceled', { taskToken, details: e.details }, this.answerOptions());
+        else await sendAnswer(this.client, 'RespondActivityTaskFailed', { taskToken, reason: String((e as Error).message ?? e).slice(0, 256) }, this.answerOptions());
         return;
       }
-      await sendAnswer(this.client, 'RespondActivityTaskCompleted', { taskToken, result }, SWF_ANSWER);
+      await sendAnswer(this.client, 'RespondActivityTaskCompleted', { taskToken, result }, this.answerOptions());
     } finally {
       if (timer) clearInterval(timer);
     }
   }
 
+  private answerOptions() {
+    return { ...SWF_ANSWER, stopping: this.stopping.signal };
+  }
+
   start(): this {
+    if (this.stopping.signal.aborted) this.stopping = stopController();
     this.pool.start();
     return this;
   }
 
+  /** Ends the polls after the current ones and waits for the tasks in hand (answers lost meanwhile are resent for 30 s at most). */
   stop(): Promise<void> {
+    this.stopping.abort();
     return this.pool.stop();
   }
 }

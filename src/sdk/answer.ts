@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { isFault, type FaultName } from '../domain/faults.js';
 import type { ActorFlowClient } from './client.js';
 
@@ -8,6 +9,8 @@ const FIRST_WAIT_MS = 100;
 const MAX_WAIT_MS = 5000;
 /** An engine away this long (every node down) ends the resending; the task's own timeouts take over. */
 const GIVE_UP_MS = 15 * 60_000;
+/** A worker told to stop resends for this much longer at most, so stop() ends during an outage too. */
+const STOP_GRACE_MS = 30_000;
 
 /**
  * A failure after which the answer may not have arrived, and sending it again is safe (the engine
@@ -30,6 +33,9 @@ export interface AnswerOptions {
    */
   gone: readonly FaultName[];
   giveUpMs?: number;
+  /** The worker is stopping: resending goes on for `stopGraceMs` (default 30 s) more at most. */
+  stopping?: AbortSignal;
+  stopGraceMs?: number;
 }
 
 /**
@@ -39,7 +45,18 @@ export interface AnswerOptions {
  * in step.
  */
 export async function sendAnswer(client: ActorFlowClient, action: string, input: object, o: AnswerOptions): Promise<void> {
-  const giveUpAt = Date.now() + (o.giveUpMs ?? GIVE_UP_MS);
+  let giveUpAt = Date.now() + (o.giveUpMs ?? GIVE_UP_MS);
+  const stopped = () => { giveUpAt = Math.min(giveUpAt, Date.now() + (o.stopGraceMs ?? STOP_GRACE_MS)); };
+  if (o.stopping?.aborted) stopped();
+  else o.stopping?.addEventListener('abort', stopped, { once: true });
+  try {
+    return await resend(client, action, input, o, () => giveUpAt);
+  } finally {
+    o.stopping?.removeEventListener('abort', stopped);
+  }
+}
+
+async function resend(client: ActorFlowClient, action: string, input: object, o: AnswerOptions, giveUpAt: () => number): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await client.call(action, input, { timeoutMs: ATTEMPT_MS });
@@ -48,7 +65,7 @@ export async function sendAnswer(client: ActorFlowClient, action: string, input:
       if (attempt > 1 && o.gone.some((name) => isFault(e, name))) return;
       const base = Math.min(MAX_WAIT_MS, FIRST_WAIT_MS * 2 ** Math.min(attempt - 1, 6));
       const wait = base + Math.random() * base * 0.5;
-      if (!transient(e) || Date.now() + wait > giveUpAt) throw e;
+      if (!transient(e) || Date.now() + wait > giveUpAt()) throw e;
       await new Promise((r) => setTimeout(r, wait));
     }
   }
@@ -58,3 +75,10 @@ export async function sendAnswer(client: ActorFlowClient, action: string, input:
 export const SWF_ANSWER: AnswerOptions = { gone: ['UnknownResourceFault'] };
 /** Step Functions answers: a task that is gone is TaskTimedOut or TaskDoesNotExist. */
 export const SFN_ANSWER: AnswerOptions = { gone: ['TaskTimedOut', 'TaskDoesNotExist'] };
+
+/** A worker's stop signal: every task in hand listens for it (one listener per concurrency slot). */
+export function stopController(): AbortController {
+  const c = new AbortController();
+  setMaxListeners(0, c.signal);
+  return c;
+}

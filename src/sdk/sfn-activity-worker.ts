@@ -1,5 +1,4 @@
-import { setMaxListeners } from 'node:events';
-import { SFN_ANSWER, sendAnswer } from './answer.js';
+import { SFN_ANSWER, sendAnswer, stopController } from './answer.js';
 import type { ActorFlowClient } from './client.js';
 import { PollerPool } from './poller.js';
 
@@ -34,9 +33,7 @@ export interface SfnActivityWorker {
  * lost with an engine node (timeout, node shutting down) is sent again.
  */
 export function startSfnActivityWorker(client: ActorFlowClient, o: SfnActivityWorkerOptions): SfnActivityWorker {
-  const stopping = new AbortController();
-  // Every running task listens for the stop: one listener per concurrency slot.
-  setMaxListeners(0, stopping.signal);
+  const stopping = stopController();
   const onError = o.onError ?? (() => undefined);
   const once = async () => {
     const task = await client.call<{ taskToken?: string; input?: string }>('GetActivityTask', {
@@ -66,10 +63,10 @@ export function startSfnActivityWorker(client: ActorFlowClient, o: SfnActivityWo
         output = await o.handler(JSON.parse(input), ctx);
       } catch (e) {
         const err = e instanceof Error ? e : new Error(String(e));
-        await sendAnswer(client, 'SendTaskFailure', { taskToken, error: err.name.slice(0, 256), cause: err.message.slice(0, 32_768) }, SFN_ANSWER);
+        await sendAnswer(client, 'SendTaskFailure', { taskToken, error: err.name.slice(0, 256), cause: err.message.slice(0, 32_768) }, { ...SFN_ANSWER, stopping: stopping.signal });
         return;
       }
-      await sendAnswer(client, 'SendTaskSuccess', { taskToken, output: JSON.stringify(output ?? null) }, SFN_ANSWER);
+      await sendAnswer(client, 'SendTaskSuccess', { taskToken, output: JSON.stringify(output ?? null) }, { ...SFN_ANSWER, stopping: stopping.signal });
     } finally {
       stopping.signal.removeEventListener('abort', stopTask);
     }

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ActivityWorker } from '../../src/sdk/activity-worker.js';
-import type { ActorFlowClient } from '../../src/sdk/client.js';
+import { SWF_ANSWER, sendAnswer } from '../../src/sdk/answer.js';
+import { ActorFlowClient } from '../../src/sdk/client.js';
 import { Decider } from '../../src/sdk/decider.js';
 import { compact, uniqueDomain, useNodesOnOneNats } from '../helpers/engine.js';
 import { until } from '../helpers/until.js';
@@ -90,4 +91,25 @@ describe('SDK answers lost with a stopping engine node', () => {
       await Promise.all([decider.stop(), worker.stop()]);
     }
   }, 120_000);
+
+  it('with no engine at all, resending ends when the worker stops (after its grace) or gives up', async () => {
+    // Its own prefix: no engine node listens there.
+    const lonely = await ActorFlowClient.connect({ servers: env.url, prefix: 'nobody' });
+    try {
+      const stopping = new AbortController();
+      let t0 = Date.now();
+      const answer = sendAnswer(lonely, 'RespondActivityTaskCompleted', { taskToken: 't', result: 'r' }, { ...SWF_ANSWER, stopping: stopping.signal, stopGraceMs: 1000 });
+      const settled = answer.catch((e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(await Promise.race([settled.then(() => 'settled'), Promise.resolve('pending')])).toBe('pending');
+      stopping.abort();
+      expect(await settled).toMatchObject({ message: expect.stringContaining('no responders') });
+      expect(Date.now() - t0).toBeLessThan(1500 + 1000 + 6000);
+      t0 = Date.now();
+      await expect(sendAnswer(lonely, 'RespondActivityTaskCompleted', { taskToken: 't' }, { ...SWF_ANSWER, giveUpMs: 1000 })).rejects.toMatchObject({ message: expect.stringContaining('no responders') });
+      expect(Date.now() - t0).toBeLessThan(1000 + 6000);
+    } finally {
+      await lonely.close();
+    }
+  }, 60_000);
 });
