@@ -15,8 +15,12 @@ interface Waiter {
 
 /** With nothing queued, feeders wait for an arrival; this bounds the wait (an arrival missed in a reconnect). */
 const FEED_IDLE_MS = 10_000;
-/** Queued tasks all handed to other pollers: looked at again this soon (one may be put back). */
-const HELD_RECHECK_MS = 1000;
+/**
+ * The stream is read again at least this often while feeders pull: a task put back by another
+ * node (its poller went away, or it died and ack_wait ran out) is not published again, so only a
+ * fresh look finds it, also when every queued task was handed to other pollers.
+ */
+const LOOK_EVERY_MS = 1000;
 /** A pull for a task whose publish was just seen waits this long for the stream to store it. */
 const FRESH_WAIT_MS = 200;
 /** How long a damaged task message waits before it is offered (and recognized) again. */
@@ -39,8 +43,9 @@ export class LocalTaskList {
   /** Priorities that held tasks at the last look (plus those published since), highest first; null: look again. */
   private known: number[] | null = null;
   private looking: Promise<number[]> | null = null;
-  /** Whether the last look found tasks (then all handed out to others when `known` runs dry). */
+  /** Whether the last look found tasks (then all handed out to others when `known` runs dry), and when it was. */
   private lastLookFound = false;
+  private lookedAt = 0;
   /** Priorities whose publish was seen and not pulled since. */
   private readonly fresh = new Set<number>();
   private watch: Subscription | undefined;
@@ -131,7 +136,9 @@ export class LocalTaskList {
 
   /** The highest priority that may hold a free task; undefined when none does. */
   private async nextLane(): Promise<number | undefined> {
+    if (this.known?.length && Date.now() - this.lookedAt > LOOK_EVERY_MS) this.known = null;
     if (!this.known) {
+      this.lookedAt = Date.now();
       this.looking ??= this.lanes.nonEmpty().finally(() => { this.looking = null; });
       const found = await this.looking;
       this.lastLookFound = found.length > 0;
@@ -152,7 +159,7 @@ export class LocalTaskList {
         while (this.waiters.length > 0 && this.feeders <= Math.min(this.waiters.length, MAX_FEEDERS)) {
           const priority = await this.nextLane();
           if (priority === undefined) {
-            await this.sleep(this.lastLookFound ? HELD_RECHECK_MS : FEED_IDLE_MS);
+            await this.sleep(this.lastLookFound ? LOOK_EVERY_MS : FEED_IDLE_MS);
             if (this.known?.length === 0) this.known = null;
             continue;
           }

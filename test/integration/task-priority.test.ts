@@ -4,7 +4,11 @@ import { TaskQueues, type TaskMessage } from '../../src/matching/task-queues.js'
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
 import { until } from '../helpers/until.js';
 
-/** SWF taskPriority orders a task list: higher first, first in first out within a priority. */
+/**
+ * SWF taskPriority orders a task list: higher first, first in first out within a priority. Tests of
+ * the task-list layer itself use runIds unique to their domain: a task's msgID is made of them, and
+ * JetStream drops a repeated msgID for two minutes.
+ */
 let e: TestEngine;
 const call = (action: string, input: object) => e.client.call(action, input);
 beforeAll(async () => { e = await startTestEngine(); });
@@ -72,7 +76,7 @@ describe('task priority', () => {
     const poller = new TaskQueues(nc, js, jsm, subjects, (err) => log.warn({ err }));
     const other = new TaskQueues(nc, js, jsm, subjects);
     const domain = uniqueDomain('prio-wake');
-    const task = (priority: number, n: number): TaskMessage => ({ domain, workflowId: `w${n}`, runId: `r${n}`, partition: 0, kind: 'a', taskList: 'wake', scheduledEventId: n + 1, priority });
+    const task = (priority: number, n: number): TaskMessage => ({ domain, workflowId: `w${n}`, runId: `${domain}-r${n}`, partition: 0, kind: 'a', taskList: 'wake', scheduledEventId: n + 1, priority });
     const taken = (t: TaskMessage) => Promise.resolve(t);
     try {
       for (const [n, priority] of [-3, 2147483647, -2147483648, 0, 7].entries()) {
@@ -98,7 +102,7 @@ describe('task priority', () => {
     const poller = new TaskQueues(nc, js, jsm, subjects, (err) => errors.push(err), undefined, 1000);
     const other = new TaskQueues(nc, js, jsm, subjects);
     const domain = uniqueDomain('prio-idle');
-    const task = (priority: number, n: number): TaskMessage => ({ domain, workflowId: `w${n}`, runId: `r${n}`, partition: 0, kind: 'a', taskList: 'idle', scheduledEventId: n, priority });
+    const task = (priority: number, n: number): TaskMessage => ({ domain, workflowId: `w${n}`, runId: `${domain}-r${n}`, partition: 0, kind: 'a', taskList: 'idle', scheduledEventId: n, priority });
     const taken = (t: TaskMessage) => Promise.resolve(t);
     const consumers = async () => (await jsm.streams.info(subjects.streams.tasks)).state.consumer_count;
     try {
@@ -112,6 +116,44 @@ describe('task priority', () => {
       await other.enqueue(task(7, 2));
       expect(await polling).toMatchObject({ workflowId: 'w2' });
       expect(errors).toEqual([]);
+    } finally {
+      poller.close();
+      other.close();
+    }
+  }, 60_000);
+
+  it('a higher task put back by another node goes out before the lower ones still queued', async () => {
+    const { nc, js, jsm, subjects } = e.node.nats;
+    const poller = new TaskQueues(nc, js, jsm, subjects);
+    const other = new TaskQueues(nc, js, jsm, subjects);
+    const domain = uniqueDomain('prio-back');
+    const task = (priority: number, n: number): TaskMessage => ({ domain, workflowId: `w${n}`, runId: `${domain}-r${n}`, partition: 0, kind: 'a', taskList: 'back', scheduledEventId: n, priority });
+    try {
+      await other.enqueue(task(10, 1));
+      // The other node's poller takes the priority-10 task and fails to start it 1.5 s later: it goes back.
+      let handedBack!: () => void;
+      const back = new Promise<void>((r) => { handedBack = r; });
+      const failed = other.poll(domain, 'a', 'back', Date.now() + 10_000, async () => {
+        await new Promise((r) => setTimeout(r, 1500));
+        handedBack();
+        throw new Error('owner unreachable');
+      }).catch(() => 'failed');
+      await new Promise((r) => setTimeout(r, 200));
+      for (let n = 2; n <= 41; n++) await other.enqueue(task(0, n));
+      // This node drains the list, 100 ms per task: 4 s of priority-0 work.
+      const got: string[] = [];
+      const slow = async (t: TaskMessage) => { await new Promise((r) => setTimeout(r, 100)); return t; };
+      let backAt = 0;
+      void back.then(() => { backAt = got.length; });
+      while (got.length < 41) {
+        const t = await poller.poll(domain, 'a', 'back', Date.now() + 5000, slow);
+        if (!t) break;
+        got.push(t.workflowId);
+      }
+      expect(await failed).toBe('failed');
+      expect(got).toHaveLength(41);
+      // Found by the next look at the stream (at most a second, ~10 tasks here), not after all 40.
+      expect(got.indexOf('w1') - backAt).toBeLessThan(25);
     } finally {
       poller.close();
       other.close();
