@@ -1,4 +1,3 @@
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskQueues, type TaskMessage } from '../../src/matching/task-queues.js';
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
@@ -70,42 +69,25 @@ describe('task priority', () => {
   }, 60_000);
 
   it('a waiting long poll gets a task queued by another node at once, whatever its priority', async () => {
-    // Two task-list layers on one NATS, as on two nodes: the poll waits on one, tasks are queued by the other.
-    const { nc, js, jsm, subjects } = e.node.nats;
-    const log = pino({ level: process.env.AF_TEST_LOG ?? 'silent' });
-    const poller = new TaskQueues(nc, js, jsm, subjects, (err) => log.warn({ err }));
-    const other = new TaskQueues(nc, js, jsm, subjects);
-    const domain = uniqueDomain('prio-wake');
-    const task = (priority: number, n: number): TaskMessage => ({ domain, workflowId: `w${n}`, runId: `${domain}-r${n}`, partition: 0, kind: 'a', taskList: 'wake', scheduledEventId: n + 1, priority });
-    const taken = (t: TaskMessage) => Promise.resolve(t);
-    try {
-      for (const [n, priority] of [-3, 2147483647, -2147483648, 0, 7].entries()) {
+    await onTwoNodes('prio-wake', 'wake', async ({ poller, other, domain, errors, task }) => {
+      for (const [i, priority] of [-3, 2147483647, -2147483648, 0, 7].entries()) {
         const polling = poller.poll(domain, 'a', 'wake', Date.now() + 30_000, taken);
         await new Promise((r) => setTimeout(r, 300));
         const queuedAt = Date.now();
-        await other.enqueue(task(priority, n));
-        const t = await polling;
-        expect(t).toMatchObject({ workflowId: `w${n}`, priority });
+        await other.enqueue(task(priority, i + 1));
+        expect(await polling).toMatchObject({ workflowId: `w${i + 1}`, priority });
         // The feeders would sleep 10 s without the arrival; a loaded machine still answers well within that.
         expect(Date.now() - queuedAt).toBeLessThan(3000);
       }
       expect(await poller.pending(domain, 'a', 'wake')).toBe(0);
-    } finally {
-      poller.close();
-      other.close();
-    }
+      expect(errors).toEqual([]);
+    });
   }, 60_000);
 
   it('a priority idle past the consumer idle time, on a list polled all along, is served again', async () => {
-    const { nc, js, jsm, subjects } = e.node.nats;
-    const errors: unknown[] = [];
-    const poller = new TaskQueues(nc, js, jsm, subjects, (err) => errors.push(err), undefined, 1000);
-    const other = new TaskQueues(nc, js, jsm, subjects);
-    const domain = uniqueDomain('prio-idle');
-    const task = (priority: number, n: number): TaskMessage => ({ domain, workflowId: `w${n}`, runId: `${domain}-r${n}`, partition: 0, kind: 'a', taskList: 'idle', scheduledEventId: n, priority });
-    const taken = (t: TaskMessage) => Promise.resolve(t);
+    const { jsm, subjects } = e.node.nats;
     const consumers = async () => (await jsm.streams.info(subjects.streams.tasks)).state.consumer_count;
-    try {
+    await onTwoNodes('prio-idle', 'idle', async ({ poller, other, domain, errors, task }) => {
       const before = await consumers();
       await other.enqueue(task(7, 1));
       expect(await poller.poll(domain, 'a', 'idle', Date.now() + 10_000, taken)).toMatchObject({ workflowId: 'w1' });
@@ -116,19 +98,11 @@ describe('task priority', () => {
       await other.enqueue(task(7, 2));
       expect(await polling).toMatchObject({ workflowId: 'w2' });
       expect(errors).toEqual([]);
-    } finally {
-      poller.close();
-      other.close();
-    }
+    }, 1000);
   }, 60_000);
 
   it('a higher task put back by another node goes out before the lower ones still queued', async () => {
-    const { nc, js, jsm, subjects } = e.node.nats;
-    const poller = new TaskQueues(nc, js, jsm, subjects);
-    const other = new TaskQueues(nc, js, jsm, subjects);
-    const domain = uniqueDomain('prio-back');
-    const task = (priority: number, n: number): TaskMessage => ({ domain, workflowId: `w${n}`, runId: `${domain}-r${n}`, partition: 0, kind: 'a', taskList: 'back', scheduledEventId: n, priority });
-    try {
+    await onTwoNodes('prio-back', 'back', async ({ poller, other, domain, task }) => {
       await other.enqueue(task(10, 1));
       // The other node's poller takes the priority-10 task and fails to start it 1.5 s later: it goes back.
       let handedBack!: () => void;
@@ -154,9 +128,35 @@ describe('task priority', () => {
       expect(got).toHaveLength(41);
       // Found by the next look at the stream (at most a second, ~10 tasks here), not after all 40.
       expect(got.indexOf('w1') - backAt).toBeLessThan(25);
-    } finally {
-      poller.close();
-      other.close();
-    }
+    });
   }, 60_000);
 });
+
+interface TwoNodes {
+  /** The layer polled, and one that queues (and in one test polls) as another node would. */
+  poller: TaskQueues;
+  other: TaskQueues;
+  domain: string;
+  /** What the poller's feeders reported. */
+  errors: unknown[];
+  task(priority: number, n: number): TaskMessage;
+}
+
+const taken = (t: TaskMessage) => Promise.resolve(t);
+
+/** Two task-list layers on the engine's NATS, as on two nodes, for one fresh domain and task list. */
+async function onTwoNodes(label: string, taskList: string, body: (x: TwoNodes) => Promise<void>, pollerIdleMs?: number): Promise<void> {
+  const { nc, js, jsm, subjects } = e.node.nats;
+  const errors: unknown[] = [];
+  const poller = new TaskQueues(nc, js, jsm, subjects, (err) => errors.push(err), undefined, pollerIdleMs);
+  const other = new TaskQueues(nc, js, jsm, subjects);
+  const domain = uniqueDomain(label);
+  const task = (priority: number, n: number): TaskMessage =>
+    ({ domain, workflowId: `w${n}`, runId: `${domain}-r${n}`, partition: 0, kind: 'a', taskList, scheduledEventId: n, priority });
+  try {
+    await body({ poller, other, domain, errors, task });
+  } finally {
+    poller.close();
+    other.close();
+  }
+}
