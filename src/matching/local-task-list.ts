@@ -1,6 +1,6 @@
 import type { Subscription } from '@nats-io/transport-node';
 import type { PulledTask, TaskLanes } from './task-lanes.js';
-import type { TaskMessage } from './task-queues.js';
+import type { TaskMessage } from './task-message.js';
 
 /** A task handed to a poller: straight from its owner (sync match) or pulled from JetStream. */
 export interface Delivery {

@@ -6,19 +6,7 @@ import { UNREPORTED, type Quarantine } from '../history/quarantine.js';
 import type { Subjects } from '../nats/subjects.js';
 import { LocalTaskList, type Delivery } from './local-task-list.js';
 import { TaskLanes } from './task-lanes.js';
-
-/** A task message: enough for any node to ask the run's owner to start it. */
-export interface TaskMessage {
-  domain: string;
-  workflowId: string;
-  runId: string;
-  partition: number;
-  kind: 'd' | 'a';
-  taskList: string;
-  scheduledEventId: number;
-  /** SWF taskPriority (higher first); absent means 0. */
-  priority?: number;
-}
+import type { TaskMessage } from './task-message.js';
 
 /** Default AF_TASK_CONSUMER_IDLE_MS: a task list's consumer goes this long after its last poll. */
 export const DEFAULT_CONSUMER_IDLE_MS = 300_000;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TaskQueues, type TaskMessage } from '../../src/matching/task-queues.js';
+import type { TaskMessage } from '../../src/matching/task-message.js';
+import { TaskQueues } from '../../src/matching/task-queues.js';
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
 import { until } from '../helpers/until.js';
 
