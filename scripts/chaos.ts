@@ -1,7 +1,8 @@
 /**
  * `npm run chaos [-- --minutes 10] [--mode cluster|single] [--swf-rate 3] [--sfn-rate 1]`: SWF and
  * Step Functions load while engine nodes and nats-servers are SIGKILLed and restarted (a kill every
- * 15–40 s, 27.5 s on average), then every acknowledged start is checked; prints a table and exits
+ * 15–40 s, 27.5 s on average: `--kill-min 15 --kill-mean 27.5`), then every acknowledged start is
+ * checked (starts a second per kind: `--swf-rate`, `--sfn-rate`); prints a table and exits
  * non-zero on any invariant violation. `--mode cluster` (default): 3 nats-servers (JetStream R3)
  * and 3 engine nodes, a random engine or nats-server each time (the kinds alternate). `--mode
  * single`: one engine with its embedded nats-server, both killed together. Loopback only, temp
@@ -16,6 +17,8 @@ const { values } = parseArgs({
     mode: { type: 'string', default: 'cluster' },
     'swf-rate': { type: 'string', default: '3' },
     'sfn-rate': { type: 'string', default: '1' },
+    'kill-min': { type: 'string', default: '15' },
+    'kill-mean': { type: 'string', default: '27.5' },
   },
 });
 const positive = (name: string, v: string) => {
@@ -24,17 +27,24 @@ const positive = (name: string, v: string) => {
   return n;
 };
 
+// Ctrl-C stops the processes the run started (then exits) instead of leaving them behind.
+let stopTopology: (() => Promise<void>) | undefined;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => { void (stopTopology?.() ?? Promise.resolve()).finally(() => process.exit(130)); });
+}
+
 async function main(): Promise<number> {
   const mode = values.mode;
   if (mode !== 'cluster' && mode !== 'single') throw new Error(`--mode must be cluster or single, got ${JSON.stringify(mode)}`);
   const report = await runChaos({
     mode,
     durationMs: Math.round(positive('minutes', values.minutes) * 60_000),
-    killEveryMs: { min: 15_000, mean: 27_500 },
+    killEveryMs: { min: positive('kill-min', values['kill-min']) * 1000, mean: positive('kill-mean', values['kill-mean']) * 1000 },
     swfPerSecond: Math.round(positive('swf-rate', values['swf-rate'])),
     sfnPerSecond: Math.round(positive('sfn-rate', values['sfn-rate'])),
     drainTimeoutMs: 180_000,
     log: (line) => console.log(line),
+    onTopology: (stop) => { stopTopology = stop; },
   });
   console.log(formatChaosReport(report));
   return report.violations.length === 0 ? 0 : 1;

@@ -23,6 +23,8 @@ export interface ChaosOptions {
   /** How long the runs may take to close after the load stops. */
   drainTimeoutMs: number;
   log?: (line: string) => void;
+  /** Handed the topology's stop once it runs (a script stops it on Ctrl-C). */
+  onTopology?: (stop: () => Promise<void>) => void;
 }
 
 export interface ChaosReport {
@@ -148,6 +150,7 @@ async function checkSfn(client: ActorFlowClient, load: SfnLoad, o: ChaosOptions,
 export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const log = o.log ?? (() => undefined);
   const topo: ChaosTopology = o.mode === 'cluster' ? await startClusterTopology() : await startSingleTopology();
+  o.onTopology?.(() => topo.stop());
   const violations: string[] = [];
   const r: ChaosReport = {
     title: topo.title, durationMs: o.durationMs, kills: {}, slowestBack: {},
