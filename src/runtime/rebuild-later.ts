@@ -8,26 +8,25 @@ export class RebuildLater {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private stopped = false;
 
-  /** `rebuild(id)` rejects while it cannot be done yet; `onRetry` hears why. */
-  constructor(private readonly rebuild: (id: string) => Promise<unknown>, private readonly onRetry: (id: string, err: unknown) => void) {}
+  /** `onRetry` hears why a rebuild did not work yet. */
+  constructor(private readonly onRetry: (id: string, err: unknown) => void) {}
 
-  /** Rebuilds `id` after `delayMs` if `mine()` still says so (once: a second call meanwhile changes nothing). */
-  schedule(id: string, mine: () => boolean, delayMs = 1000): void {
+  /**
+   * Runs `rebuild` (it rejects while it cannot be done yet) after `delayMs` if `mine()` still holds;
+   * once per id: a second call meanwhile changes nothing.
+   */
+  schedule(id: string, rebuild: () => Promise<unknown>, mine: () => boolean, delayMs = 1000): void {
     if (this.stopped || this.timers.has(id)) return;
     const timer = setTimeout(() => {
       this.timers.delete(id);
       if (this.stopped || !mine()) return;
-      this.rebuild(id).catch((err: unknown) => {
+      rebuild().catch((err: unknown) => {
         this.onRetry(id, err);
-        this.schedule(id, mine, Math.min(delayMs * 2, 30_000));
+        this.schedule(id, rebuild, mine, Math.min(delayMs * 2, 30_000));
       });
     }, delayMs);
     timer.unref();
     this.timers.set(id, timer);
-  }
-
-  get pending(): number {
-    return this.timers.size;
   }
 
   stop(): void {

@@ -39,8 +39,9 @@ export interface ChaosTopology {
  * operations: under load a follower is rarely exactly current), i.e. a restarted server is back in.
  */
 async function untilStreamsCaughtUp(nc: NatsConnection, timeoutMs: number): Promise<void> {
-  const jsm = await jetstreamManager(nc, { timeout: 2000 });
   await until(async () => {
+    // Made here: making one asks JetStream, which may time out while a server is just back.
+    const jsm = await jetstreamManager(nc, { timeout: 2000 });
     for await (const si of jsm.streams.list()) {
       const c = si.cluster;
       const replicas = c?.replicas ?? [];

@@ -79,11 +79,7 @@ export class SfnHost implements PartitionHost {
 
   constructor(private readonly d: SfnHostDeps) {
     this.records = new ExecutionRecords(d.nats.sfnExecutions, () => d.clock.now(), d.quarantine);
-    this.rebuilds = new RebuildLater(
-      // A damaged history was reported (quarantined): the execution answers its fault, no retry.
-      (arn) => this.open(arn).then(() => undefined, (err: unknown) => { if (!(err instanceof DamagedRecordError)) throw err; }),
-      (executionArn, err) => d.log.warn({ err, executionArn }, 'could not rebuild the execution yet; trying again'),
-    );
+    this.rebuilds = new RebuildLater((executionArn, err) => d.log.warn({ err, executionArn }, 'could not rebuild the execution yet; trying again'));
     // While createActor runs, the root's first macrostep already evaluates (its actor system is
     // not mapped yet): the execution being constructed answers.
     const of = (system: unknown) => this.bySystem.get(system as object) ?? this.constructing;
@@ -320,7 +316,9 @@ export class SfnHost implements PartitionHost {
   }
 
   private reopenLater(rec: SfnExecutionRecord): void {
-    this.rebuilds.schedule(rec.executionArn, () => this.d.router.owns(rec.partition));
+    // A damaged history was reported (quarantined): the execution answers its fault, no retry.
+    const rebuild = () => this.open(rec.executionArn).catch((err: unknown) => { if (!(err instanceof DamagedRecordError)) throw err; });
+    this.rebuilds.schedule(rec.executionArn, rebuild, () => this.d.router.owns(rec.partition));
   }
 
   /**
