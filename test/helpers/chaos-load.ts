@@ -76,31 +76,37 @@ export interface SfnLoad extends Starts<SfnExecution> {
   stop(): Promise<void>;
 }
 
-const WAIT_SECONDS = 3;
-const ATTEMPTS = 6;
-
 /**
- * Step Functions executions at `perSecond`: Pass → Task → Wait 3 s → Task → Succeed, the Tasks
- * activities with a 5 s heartbeat and a Retry on States.Timeout (an attempt started by a node that
- * was killed before its worker heard of it is held by nobody: the heartbeat ends it).
+ * Prepare (Pass) → First (Task) → Pause (Wait) → Second (Task) → Done (Succeed), the Tasks
+ * activities with a 5 s heartbeat and a Retry on States.Timeout: a task started by a node that is
+ * then SIGKILLed before its reply reaches the worker is held by nobody (AWS has the same gap); the
+ * heartbeat timeout ends it and the Retry schedules it again, as a production state machine would.
  */
-export async function startSfnLoad(client: ActorFlowClient, perSecond: number): Promise<SfnLoad> {
-  const act = async () => (await client.call<{ activityArn: string }>('CreateActivity', { name: freshName('chaos-act') })).activityArn;
-  const [first, second] = [await act(), await act()];
+export function waitBetweenTasks(first: string, second: string, o: { waitSeconds: number; timeoutSeconds: number; retry: { MaxAttempts: number; BackoffRate?: number } }): object {
   const task = (resource: string, next: object) => ({
-    Type: 'Task', Resource: resource, HeartbeatSeconds: 5, TimeoutSeconds: 120,
-    Retry: [{ ErrorEquals: ['States.Timeout'], IntervalSeconds: 1, MaxAttempts: ATTEMPTS - 1, BackoffRate: 1 }], ...next,
+    Type: 'Task', Resource: resource, HeartbeatSeconds: 5, TimeoutSeconds: o.timeoutSeconds,
+    Retry: [{ ErrorEquals: ['States.Timeout'], IntervalSeconds: 1, ...o.retry }], ...next,
   });
-  const definition = {
+  return {
     StartAt: 'Prepare',
     States: {
       Prepare: { Type: 'Pass', Parameters: { 'n.$': '$.n', stage: 'prepared' }, Next: 'First' },
       First: task(first, { Next: 'Pause' }),
-      Pause: { Type: 'Wait', Seconds: WAIT_SECONDS, Next: 'Second' },
+      Pause: { Type: 'Wait', Seconds: o.waitSeconds, Next: 'Second' },
       Second: task(second, { Next: 'Done' }),
       Done: { Type: 'Succeed' },
     },
   };
+}
+
+const WAIT_SECONDS = 3;
+const ATTEMPTS = 6;
+
+/** Step Functions executions at `perSecond` of waitBetweenTasks (a 3 s Wait, 6 attempts per Task). */
+export async function startSfnLoad(client: ActorFlowClient, perSecond: number): Promise<SfnLoad> {
+  const act = async () => (await client.call<{ activityArn: string }>('CreateActivity', { name: freshName('chaos-act') })).activityArn;
+  const [first, second] = [await act(), await act()];
+  const definition = waitBetweenTasks(first, second, { waitSeconds: WAIT_SECONDS, timeoutSeconds: 120, retry: { MaxAttempts: ATTEMPTS - 1, BackoffRate: 1 } });
   const { stateMachineArn } = await client.call<{ stateMachineArn: string }>('CreateStateMachine', { name: freshName('chaos-sm'), roleArn: SFN_ROLE, definition: JSON.stringify(definition) });
   const workerErrors = new Map<string, number>();
   const onWorkerError = onError({ errors: workerErrors });
