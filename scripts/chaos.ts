@@ -2,7 +2,8 @@
  * `npm run chaos [-- --minutes 10] [--mode cluster|single] [--swf-rate 3] [--sfn-rate 1]`: SWF and
  * Step Functions load while engine nodes and nats-servers are SIGKILLed and restarted (a kill every
  * 15–40 s, 27.5 s on average: `--kill-min 15 --kill-mean 27.5`), then every acknowledged start is
- * checked (starts a second per kind: `--swf-rate`, `--sfn-rate`); prints a table and exits
+ * checked (starts a second per kind: `--swf-rate`, `--sfn-rate`; `--min-kills N` goes on past the
+ * duration until N kills were survived); prints a table and exits
  * non-zero on any invariant violation. `--mode cluster` (default): 3 nats-servers (JetStream R3)
  * and 3 engine nodes, a random engine or nats-server each time (the kinds alternate). `--mode
  * single`: one engine with its embedded nats-server, both killed together. Loopback only, temp
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     'sfn-rate': { type: 'string', default: '1' },
     'kill-min': { type: 'string', default: '15' },
     'kill-mean': { type: 'string', default: '27.5' },
+    'min-kills': { type: 'string', default: '0' },
   },
 });
 const positive = (name: string, v: string) => {
@@ -40,6 +42,7 @@ async function main(): Promise<number> {
     mode,
     durationMs: Math.round(positive('minutes', values.minutes) * 60_000),
     killEveryMs: { min: positive('kill-min', values['kill-min']) * 1000, mean: positive('kill-mean', values['kill-mean']) * 1000 },
+    minKills: Math.floor(Number(values['min-kills'])) || 0,
     swfPerSecond: Math.round(positive('swf-rate', values['swf-rate'])),
     sfnPerSecond: Math.round(positive('sfn-rate', values['sfn-rate'])),
     drainTimeoutMs: 180_000,

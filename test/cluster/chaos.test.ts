@@ -11,7 +11,7 @@ import { formatChaosReport, runChaos } from '../helpers/chaos-run.js';
 describe('chaos: SIGKILLed engines and nats-servers under load', () => {
   it('every acknowledged start closes whole', async () => {
     const r = await runChaos({
-      mode: 'cluster', durationMs: 40_000, killEveryMs: { min: 8000, mean: 11_000 },
+      mode: 'cluster', durationMs: 40_000, killEveryMs: { min: 8000, mean: 11_000 }, minKills: 3,
       swfPerSecond: 2, sfnPerSecond: 1, drainTimeoutMs: 60_000, log: (l) => console.log(l),
     });
     console.log(formatChaosReport(r));

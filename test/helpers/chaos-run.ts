@@ -18,6 +18,8 @@ export interface ChaosOptions {
    * random, yet `durationMs / mean` kills for sure (when the restarts keep up).
    */
   killEveryMs: { min: number; mean: number };
+  /** Kills go on (and the load with them) past `durationMs` until there were this many (default 0). */
+  minKills?: number;
   swfPerSecond: number;
   sfnPerSecond: number;
   /** How long the runs may take to close after the load stops. */
@@ -63,7 +65,8 @@ async function killUntil(targets: ChaosTarget[], o: ChaosOptions, deadline: numb
   const intervals = pairedIntervals(o.killEveryMs);
   const t0 = Date.now();
   let next = t0 + intervals.next().value!;
-  while (next < deadline) {
+  let kills = 0;
+  while (next < deadline || kills < (o.minKills ?? 0)) {
     await sleep(next - Date.now());
     const kind = kinds[k++ % kinds.length]!;
     const target = pick(targets.filter((t) => t.kind === kind));
@@ -71,6 +74,7 @@ async function killUntil(targets: ChaosTarget[], o: ChaosOptions, deadline: numb
     log(`chaos: ${clock(killAt)} (+${Math.round((killAt - t0) / 1000)} s) SIGKILL ${target.name}`);
     await target.crash();
     r.kills[kind] = (r.kills[kind] ?? 0) + 1;
+    kills++;
     try {
       await target.restart();
     } catch (e) {
@@ -168,6 +172,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     log(`chaos: ${topo.title}; load for ${Math.round(o.durationMs / 1000)} s (${o.swfPerSecond} SWF and ${o.sfnPerSecond} Step Functions starts a second)`);
     await killUntil(topo.targets, o, deadline, r, violations);
     await sleep(deadline - Date.now());
+    r.durationMs = Date.now() - (deadline - o.durationMs);
     await Promise.all([swf.stopStarting(), sfn.stopStarting()]);
     log(`chaos: load stopped (${swf.acknowledged.length} SWF and ${sfn.acknowledged.length} Step Functions starts acknowledged); waiting for them to close`);
     const [swfChecked, sfnChecked] = await Promise.all([checkSwf(topo.client, swf, o, violations), checkSfn(topo.client, sfn, o, violations)]);
