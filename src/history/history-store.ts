@@ -3,6 +3,7 @@ import type { HistoryEvent } from '../../machines/history-event.js';
 import { encode } from '../nats/codec.js';
 import { DamagedRecordError, UNREPORTED, type Quarantine } from './quarantine.js';
 import { isSfnHistory } from './record-shapes.js';
+import { YieldPoint } from '../domain/yield-point.js';
 
 /** JetStream error codes the store reacts to. */
 export const JsCodes = { StreamWrongLastSequence: 10071 } as const;
@@ -182,12 +183,14 @@ export class HistoryStore {
     const next = continuity(onTransition);
     if (this.leaderReads) return this.scanFromLeader(subject, last.seq, tail.events[0]!.id, next);
     const consumer = await this.js.consumers.get(this.stream, { filter_subjects: subject });
+    const y = new YieldPoint();
     try {
       while (true) {
         const batch = await consumer.fetch({ max_messages: 1000, expires: 5000 });
         let done = false;
         for await (const m of batch) {
           next(m, (expect) => this.transition(m, expect));
+          await y.maybe();
           if (m.seq >= last.seq) { done = true; break; }
         }
         if (done) break;
@@ -212,7 +215,9 @@ export class HistoryStore {
    */
   private async scanFromLeader(subject: string, lastSeq: number, lastFirstId: number, next: ContinuitySink): Promise<number> {
     let lastId = 0;
+    const y = new YieldPoint();
     for (let seq = 1; ;) {
+      await y.maybe();
       const m = await this.jsm.streams.getMessage(this.stream, { seq, next_by_subj: subject } as unknown as { seq: number });
       if (!m) throw new Error(`history of ${subject} ends before sequence ${lastSeq}`);
       lastId = next(m, (expect) => this.transition(m, expect)) ?? lastId;
@@ -237,6 +242,7 @@ export class HistoryStore {
     const nextId = new Map<string, number>();
     const damaged = new Set<string>();
     const consumer = await this.js.consumers.get(this.stream, { filter_subjects: filter });
+    const y = new YieldPoint();
     try {
       let done = false;
       while (!done) {
@@ -244,6 +250,7 @@ export class HistoryStore {
         let got = 0;
         for await (const m of batch) {
           got++;
+          await y.maybe();
           if (wanted.has(m.subject) && !damaged.has(m.subject)) {
             try {
               const t = this.transition(m, nextId.get(m.subject) ?? 1);

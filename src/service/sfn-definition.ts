@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Fault } from '../domain/faults.js';
 import type { InputReader } from '../domain/validate.js';
-import { InvalidDefinitionError, parseDefinition } from '../sfn/asl/validate-definition.js';
+import { InvalidDefinitionError } from '../sfn/asl/validate-definition.js';
+import { validateDefinitionOffThread } from '../sfn/runtime/definition-parser.js';
 
 /** AWS's limit on a definition: 1 MiB. */
 const MAX_DEFINITION = 1_048_576;
@@ -12,9 +13,9 @@ export function readDefinition(r: InputReader, required: boolean): string | unde
 }
 
 /** Validates States Language text; problems → InvalidDefinition with the validator's AWS-style message. */
-export function checkDefinition(text: string): void {
+export async function checkDefinition(text: string): Promise<void> {
   try {
-    parseDefinition(text);
+    await validateDefinitionOffThread(text);
   } catch (e) {
     if (e instanceof InvalidDefinitionError) throw new Fault('InvalidDefinition', e.message);
     throw e;

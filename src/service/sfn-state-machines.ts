@@ -28,7 +28,7 @@ export async function createStateMachine(ctx: ServiceContext, input: unknown): P
   const name = validateSfnName(body.name, 'name');
   const roleArn = parseRoleArn(body.roleArn, 'roleArn');
   const definition = body.definition as string;
-  checkDefinition(definition);
+  await checkDefinition(definition);
   const key = sfnKeys.stateMachine(name);
   const arn = stateMachineArn(ctx, name);
   for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
@@ -70,7 +70,7 @@ export async function updateStateMachine(ctx: ServiceContext, input: unknown): P
   }
   const roleArn = body.roleArn === undefined ? undefined : parseRoleArn(body.roleArn, 'roleArn');
   const definition = body.definition as string | undefined;
-  if (definition !== undefined) checkDefinition(definition);
+  if (definition !== undefined) await checkDefinition(definition);
   for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
     const held = await requireStateMachine(ctx, arn);
     if (held.value.status === 'DELETING') throw new Fault('StateMachineDeleting', `State Machine is being deleted: '${String(arn)}'`);

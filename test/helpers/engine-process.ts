@@ -37,12 +37,13 @@ const MAX_LOG_CHARS = 64 * 1024;
  * once its GET /readyz answers 200 (connected, its partitions rebuilt). `env` adds to (or
  * overrides) the environment, e.g. `{ AF_SLEEP_AFTER_MS: '500' }`.
  */
-export async function spawnEngine(natsUrl: string | undefined, env: Record<string, string> = {}, opts: { openFiles?: number } = {}): Promise<EngineProcess> {
+export async function spawnEngine(natsUrl: string | undefined, env: Record<string, string> = {}, opts: { openFiles?: number; nodeArgs?: string[] } = {}): Promise<EngineProcess> {
   // A free port (not 8080, which may be busy) unless the caller names one: /readyz is asked there.
   const port = env.AF_HTTP_PORT && env.AF_HTTP_PORT !== '0' ? Number(env.AF_HTTP_PORT) : await freePort();
   const http = `http://127.0.0.1:${port}`;
   const spawnedAt = Date.now();
-  const args = ['--import', 'tsx', 'src/serve.ts'];
+  // `nodeArgs`: flags for node itself (e.g. `--cpu-prof`, which NODE_OPTIONS may not carry).
+  const args = [...(opts.nodeArgs ?? []), '--import', 'tsx', 'src/serve.ts'];
   // `openFiles`: the process's open-file limit (prlimit execs node, so the pid stays node's).
   const [cmd, argv] = opts.openFiles ? ['prlimit', [`--nofile=${opts.openFiles}:${opts.openFiles}`, process.execPath, ...args]] : [process.execPath, args];
   const { NATS_URL: _inherited, ...base } = process.env;

@@ -155,7 +155,7 @@ export class SfnHost implements PartitionHost {
   async start(rec: SfnExecutionRecord): Promise<{ executionArn: string; startDate: number }> {
     // Compile before anything is written: a definition this engine cannot run changes nothing.
     try {
-      this.machines.get(rec.definition);
+      await this.machines.prepare(rec.definition);
     } catch (e) {
       throw new Fault('InvalidDefinition', `Invalid State Machine Definition: '${e instanceof Error ? e.message : String(e)}'`);
     }
@@ -192,6 +192,7 @@ export class SfnHost implements PartitionHost {
     const x = this.newExecution(rec, after && { book: { lastEventId: after.upTo, last: {}, tasks: {} }, lastSeq: after.lastSeq, restoreSeq: 0 });
     this.live.set(rec.executionArn, x);
     try {
+      await this.machines.prepare(rec.definition);
       await x.serial(async () => {
         x.record(HOST_ACTOR, { type: 'ExecutionStarted', details: { input: rec.input, inputDetails: { truncated: false }, roleArn: rec.roleArn } });
         this.spawn(x);
@@ -240,6 +241,7 @@ export class SfnHost implements PartitionHost {
       await this.closeRecord(x, snap.output!, point.events.at(-1)?.at ?? this.d.clock.now());
       return undefined;
     }
+    await this.machines.prepare(rec.definition);
     this.live.set(rec.executionArn, x);
     this.spawn(x, point.extra.snapshot);
     await x.serial(async () => {
