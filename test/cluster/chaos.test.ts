@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { formatChaosReport, runChaos } from '../helpers/chaos-run.js';
 
 /**
@@ -9,8 +9,13 @@ import { formatChaosReport, runChaos } from '../helpers/chaos-run.js';
  * execution must succeed with each state entered once.
  */
 describe('chaos: SIGKILLed engines and nats-servers under load', () => {
+  // The run stops its processes itself; this is for a run cut short by the test's timeout.
+  let stop: (() => Promise<void>) | undefined;
+  afterAll(async () => { await stop?.(); }, 30_000);
+
   it('every acknowledged start closes whole', async () => {
     const r = await runChaos({
+      onTopology: (s) => { stop = s; },
       mode: 'cluster', durationMs: 40_000, killEveryMs: { min: 8000, mean: 11_000 }, minKills: 3,
       swfPerSecond: 2, sfnPerSecond: 1, drainTimeoutMs: 60_000, log: (l) => console.log(l),
     });
