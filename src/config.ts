@@ -1,5 +1,5 @@
 import { ENGINE_INBOX_PREFIX, natsAuthFromEnv, type NatsAuth } from './nats/connect-options.js';
-import { checkReplyPrefixes, DEFAULT_REPLY_PREFIXES } from './transport/reply-subjects.js';
+import { checkReplyPrefixes, DEFAULT_REPLY_PREFIXES } from './nats/reply-subjects.js';
 import { DEFAULT_CONSUMER_IDLE_MS } from './matching/task-queues.js';
 import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './transport/request-limit.js';
 

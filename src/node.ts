@@ -14,7 +14,7 @@ import type { ServiceContext } from './service/context.js';
 import { OPERATIONS, OWNER_OPS } from './service/operations.js';
 import { CrossRunEffects } from './service/cross-run-effects.js';
 import { NatsApiServer } from './transport/nats-api.js';
-import { ReplyGuard } from './transport/reply-subjects.js';
+import { ReplyGuard } from './nats/reply-subjects.js';
 import { Quarantine } from './history/quarantine.js';
 import { ENGINE_INBOX_PREFIX } from './nats/connect-options.js';
 import { RequestLimiter } from './transport/request-limit.js';
@@ -102,7 +102,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const quarantine = new Quarantine(log.child({ c: 'quarantine' }), (kind) => metrics.quarantined(kind));
   // Replicated history: read the last transition from the stream leader (see HistoryStore).
   const store = new MeteredHistoryStore(metrics, nats.js, nats.jsm, s.streams.history, nats.replicas > 1, quarantine);
-  const queues = new TaskQueues(nats.js, nats.jsm, s, (err) => log.warn({ err }, 'task list feed failed'), quarantine, config.taskConsumerIdleMs);
+  const queues = new TaskQueues(nats.nc, nats.js, nats.jsm, s, (err) => log.warn({ err }, 'task list feed failed'), quarantine, config.taskConsumerIdleMs);
   const registry = new Registry(nats.registry, quarantine);
   await registry.start();
   // Visibility: every node indexes AF_VISIBILITY in memory (loaded before recovery compares to it).

@@ -3,7 +3,11 @@ import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { EngineNode } from '../node.js';
+import type { Logger } from 'pino';
+import type { Nats } from '../nats/infrastructure.js';
+import type { PartitionOwner } from '../runtime/partition-owner.js';
+import type { Router } from '../runtime/router.js';
+import type { ServiceContext } from '../service/context.js';
 import type { HttpGateway } from '../transport/http-gateway.js';
 import { hostAllowed } from '../transport/host-check.js';
 import { authorizeDomains } from '../transport/domain-access.js';
@@ -23,7 +27,8 @@ const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inl
 const KEEPALIVE_MS = 15_000;
 
 /** The parts of an engine node the console uses. */
-export type ConsoleNode = Pick<EngineNode, 'owner' | 'router' | 'nats' | 'ctx' | 'log'> & { http?: HttpGateway };
+/** What the console uses of a node (named here, not taken from node.ts: the node mounts the console). */
+export interface ConsoleNode { owner: PartitionOwner; router: Router; nats: Nats; ctx: ServiceContext; log: Logger; http?: HttpGateway }
 
 export interface WebConsole {
   feeds: RunFeeds;

@@ -1,10 +1,11 @@
-import type { Consumer, JsMsg } from '@nats-io/jetstream';
-import type { TaskMessage } from './task-queues.js';
+import type { Subscription } from '@nats-io/transport-node';
+import type { PulledTask, TaskLanes } from './task-lanes.js';
+import type { TaskMessage } from './task-message.js';
 
 /** A task handed to a poller: straight from its owner (sync match) or pulled from JetStream. */
 export interface Delivery {
   task: TaskMessage;
-  msg?: JsMsg;
+  msg?: PulledTask;
 }
 
 interface Waiter {
@@ -12,7 +13,16 @@ interface Waiter {
   timer: NodeJS.Timeout;
 }
 
-const FEED_EXPIRES_MS = 10_000;
+/** With nothing queued, feeders wait for an arrival; this bounds the wait (an arrival missed in a reconnect). */
+const FEED_IDLE_MS = 10_000;
+/**
+ * The stream is read again at least this often while feeders pull: a task put back by another
+ * node (its poller went away, or it died and ack_wait ran out) is not published again, so only a
+ * fresh look finds it, also when every queued task was handed to other pollers.
+ */
+const LOOK_EVERY_MS = 1000;
+/** A pull for a task whose publish was just seen waits this long for the stream to store it. */
+const FRESH_WAIT_MS = 200;
 /** How long a damaged task message waits before it is offered (and recognized) again. */
 const DAMAGED_REDELIVERY_MS = 10 * 60_000;
 /** Concurrent pulls per task list and node: a backlog drains this many tasks per round trip. */
@@ -20,19 +30,33 @@ const MAX_FEEDERS = 16;
 
 /**
  * The pollers of one task list waiting on this node. A task scheduled on this node goes to the
- * longest-waiting poller directly (no JetStream round trip); while pollers wait, one feeder pull
- * brings them the tasks that were queued in JetStream when nobody was waiting (or on other nodes).
+ * longest-waiting poller directly (no JetStream round trip); while pollers wait, feeders bring them
+ * the tasks queued in JetStream, highest priority first and in order within a priority: each pull
+ * takes from the highest priority known to hold a task. Which ones do is read from the stream, and
+ * kept current by watching the list's subjects, so a task published anywhere wakes the feeders at
+ * once, whatever its priority. (Tasks published within the same ~FRESH_WAIT_MS may go out in either
+ * order: one pull may wait that long on a priority for a task whose publish it saw.)
  */
 export class LocalTaskList {
   private readonly waiters: Waiter[] = [];
   private feeders = 0;
+  /** Priorities that held tasks at the last look (plus those published since), highest first; null: look again. */
+  private known: number[] | null = null;
+  private looking: Promise<number[]> | null = null;
+  /** Whether the last look found tasks (then all handed out to others when `known` runs dry), and when it was. */
+  private lastLookFound = false;
+  private lookedAt = 0;
+  /** Priorities whose publish was seen and not pulled since. */
+  private readonly fresh = new Set<number>();
+  private watch: Subscription | undefined;
+  private readonly sleepers = new Set<() => void>();
 
   /**
    * `read` decodes a pulled message; undefined for a damaged one (quarantined). That one is put back
    * with a long delay instead of acked (a work queue would delete it), so it stays for the operator.
    */
-  constructor(private readonly consumer: () => Promise<Consumer>, private readonly onError: (e: unknown) => void,
-    private readonly read: (msg: JsMsg) => TaskMessage | undefined) {}
+  constructor(private readonly lanes: TaskLanes, private readonly onError: (e: unknown) => void,
+    private readonly read: (msg: PulledTask) => TaskMessage | undefined) {}
 
   get waiting(): number {
     return this.waiters.length;
@@ -58,6 +82,7 @@ export class LocalTaskList {
         clearTimeout(waiter.timer);
         const i = this.waiters.indexOf(waiter);
         if (i >= 0) this.waiters.splice(i, 1);
+        if (this.waiters.length === 0) this.wakeFeeders();
         this.touch();
         resolve(null);
       };
@@ -83,23 +108,74 @@ export class LocalTaskList {
     return true;
   }
 
+  /** A task was published to the list (seen on its subject, by any node). */
+  private arrived(priority: number): void {
+    this.fresh.add(priority);
+    if (this.known && !this.known.includes(priority)) this.known = [...this.known, priority].sort((a, b) => b - a);
+    this.wakeFeeders();
+  }
+
+  /** A task may be free again (put back by a poller of this node): look at the stream again. */
+  recheck(): void {
+    this.known = null;
+    this.wakeFeeders();
+  }
+
+  private wakeFeeders(): void {
+    for (const wake of this.sleepers) wake();
+    this.sleepers.clear();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => { clearTimeout(timer); this.sleepers.delete(wake); resolve(); };
+      const timer = setTimeout(wake, ms);
+      this.sleepers.add(wake);
+    });
+  }
+
+  /** The highest priority that may hold a free task; undefined when none does. */
+  private async nextLane(): Promise<number | undefined> {
+    if (this.known?.length && Date.now() - this.lookedAt > LOOK_EVERY_MS) this.known = null;
+    if (!this.known) {
+      this.lookedAt = Date.now();
+      this.looking ??= this.lanes.nonEmpty().finally(() => { this.looking = null; });
+      const found = await this.looking;
+      this.lastLookFound = found.length > 0;
+      // Published while the stream was read: maybe not in what it answered.
+      this.known ??= [...new Set([...found, ...this.fresh])].sort((a, b) => b - a);
+    }
+    return this.known[0];
+  }
+
   /** Keeps one pull in flight per waiting poller, up to MAX_FEEDERS. */
   private feed(): void {
     if (this.feeders >= Math.min(this.waiters.length, MAX_FEEDERS)) return;
     this.feeders++;
     this.idleAt = 0;
+    this.watch ??= this.lanes.watch((p) => this.arrived(p));
     void (async () => {
       try {
-        const consumer = await this.consumer();
         while (this.waiters.length > 0 && this.feeders <= Math.min(this.waiters.length, MAX_FEEDERS)) {
-          const msg = await consumer.next({ expires: FEED_EXPIRES_MS });
-          if (!msg) continue;
+          const priority = await this.nextLane();
+          if (priority === undefined) {
+            await this.sleep(this.lastLookFound ? LOOK_EVERY_MS : FEED_IDLE_MS);
+            if (this.known?.length === 0) this.known = null;
+            continue;
+          }
+          const msg = await this.lanes.pull(priority, this.fresh.delete(priority) ? FRESH_WAIT_MS : 0);
+          if (!msg) {
+            // Nothing free at this priority now: the next lower one, until the stream is read again.
+            if (this.known) this.known = this.known.filter((p) => p !== priority);
+            continue;
+          }
           const task = this.read(msg);
           if (!task) { msg.nak(DAMAGED_REDELIVERY_MS); continue; }
-          if (!this.offer({ task, msg })) msg.nak();
+          if (!this.offer({ task, msg })) { msg.nak(); this.recheck(); }
         }
       } catch (e) {
         this.onError(e);
+        this.known = null;
         await new Promise((r) => setTimeout(r, 250));
       } finally {
         this.feeders--;
@@ -118,5 +194,15 @@ export class LocalTaskList {
       clearTimeout(w.timer);
       w.resolve(null);
     }
+    this.forget();
+  }
+
+  /** Stops watching the list and forgets its consumers (an idle list, or shutdown). */
+  forget(): void {
+    this.watch?.unsubscribe();
+    this.watch = undefined;
+    this.known = null;
+    this.lanes.forget();
+    this.wakeFeeders();
   }
 }

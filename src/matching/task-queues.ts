@@ -1,43 +1,35 @@
-import { AckPolicy, DeliverPolicy, type Consumer, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { randomBytes } from 'node:crypto';
 import { encode } from '../nats/codec.js';
 import { UNREPORTED, type Quarantine } from '../history/quarantine.js';
-import { taskListConsumer, type Subjects } from '../nats/subjects.js';
+import type { Subjects } from '../nats/subjects.js';
 import { LocalTaskList, type Delivery } from './local-task-list.js';
+import { TaskLanes } from './task-lanes.js';
+import type { TaskMessage } from './task-message.js';
 
-/** A task message: enough for any node to ask the run's owner to start it. */
-export interface TaskMessage {
-  domain: string;
-  workflowId: string;
-  runId: string;
-  partition: number;
-  kind: 'd' | 'a';
-  taskList: string;
-  scheduledEventId: number;
-}
-
-const NS = 1_000_000;
 /** Default AF_TASK_CONSUMER_IDLE_MS: a task list's consumer goes this long after its last poll. */
 export const DEFAULT_CONSUMER_IDLE_MS = 300_000;
 
 /**
  * Task lists (ARCHITECTURE decision 7): a task whose history is persisted goes straight to a
- * poller waiting on this node, or else into the JetStream work queue AF_TASKS (one durable pull
- * consumer per task list), where any node's pollers pull it. Starting a task is the owner's
- * decision; a stale task is dropped (acked away) and the poll goes on.
+ * poller waiting on this node, or else into the JetStream work queue AF_TASKS (one subject and
+ * durable pull consumer per task list and priority, see TaskLanes), where any node's pollers pull
+ * it, highest priority first. Starting a task is the owner's decision; a stale task is dropped
+ * (acked away) and the poll goes on.
  */
 export class TaskQueues {
-  private readonly consumers = new Map<string, Promise<Consumer>>();
   private readonly lists = new Map<string, LocalTaskList>();
   private readonly sweeper: NodeJS.Timeout;
 
   /**
-   * `consumerIdleMs`: a task list's durable consumer exists only while pollers use it. It is made
-   * by the first poll and removed by the server (`inactive_threshold`) this long after the last
-   * pull ended on any node; this node forgets its own copy after half of it. Counting and
-   * enqueueing need no consumer, so names nobody polls leave nothing behind.
+   * `consumerIdleMs`: a task list's durable consumers (one per priority) exist only while pollers
+   * take tasks through them. One is made by the first pull of its priority and removed by the
+   * server (`inactive_threshold`) this long after the last pull ended on any node; this node
+   * forgets its own copy after half of it. Counting, enqueueing and waiting on an empty list need
+   * no consumer, so names nobody takes tasks from leave nothing behind.
    */
-  constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, private readonly s: Subjects,
+  constructor(private readonly nc: NatsConnection, private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, private readonly s: Subjects,
     private readonly onError: (e: unknown) => void = () => undefined, private readonly quarantine: Quarantine = UNREPORTED,
     private readonly consumerIdleMs = DEFAULT_CONSUMER_IDLE_MS) {
     this.sweeper = setInterval(() => this.forgetIdle(), Math.max(250, Math.floor(consumerIdleMs / 4)));
@@ -50,8 +42,7 @@ export class TaskQueues {
     for (const [k, l] of this.lists) {
       if (!l.idleSince(before)) continue;
       this.lists.delete(k);
-      const [domain, kind, taskList] = k.split('\u0000') as [string, 'd' | 'a', string];
-      this.consumers.delete(taskListConsumer(domain, kind, taskList));
+      l.forget();
     }
   }
 
@@ -78,7 +69,7 @@ export class TaskQueues {
   }
 
   private publish(t: TaskMessage, msgID: string) {
-    return this.js.publish(this.s.taskList(t.domain, t.kind, t.taskList), encode(t), { msgID });
+    return this.js.publish(this.s.taskLane(t.domain, t.kind, t.taskList, t.priority ?? 0), encode(t), { msgID });
   }
 
   /**
@@ -99,37 +90,12 @@ export class TaskQueues {
     await this.jsm.streams.deleteMessage(this.s.streams.tasks, seq, false).catch(() => false);
   }
 
-  private consumer(domain: string, kind: 'd' | 'a', taskList: string): Promise<Consumer> {
-    const name = taskListConsumer(domain, kind, taskList);
-    let c = this.consumers.get(name);
-    if (!c) {
-      c = (async () => {
-        const inactive_threshold = this.consumerIdleMs * NS;
-        await this.jsm.consumers.add(this.s.streams.tasks, {
-          durable_name: name, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All,
-          filter_subject: this.s.taskList(domain, kind, taskList), ack_wait: 30_000 * NS, max_ack_pending: -1,
-          max_waiting: 4096, inactive_threshold,
-        }).catch(async (e: unknown) => {
-          // A consumer made before consumers expired (no inactive_threshold): give it one.
-          await this.jsm.consumers.update(this.s.streams.tasks, name, { inactive_threshold }).catch(() => { throw e; });
-        });
-        return this.js.consumers.get(this.s.streams.tasks, name);
-      })();
-      this.consumers.set(name, c);
-      c.catch(() => this.consumers.delete(name));
-    }
-    return c;
-  }
-
   private list(domain: string, kind: 'd' | 'a', taskList: string): LocalTaskList {
     const k = TaskQueues.key(domain, kind, taskList);
     let l = this.lists.get(k);
     if (!l) {
-      // A failed pull may mean the server removed the consumer: the next one asks for it again.
-      l = new LocalTaskList(() => this.consumer(domain, kind, taskList), (e) => {
-        this.consumers.delete(taskListConsumer(domain, kind, taskList));
-        this.onError(e);
-      }, (m) => this.quarantine.tryDecode<TaskMessage>('task', m.data, { stream: this.s.streams.tasks, subject: m.subject, seq: m.seq }));
+      const lanes = new TaskLanes(this.nc, this.js, this.jsm, this.s, domain, kind, taskList, this.consumerIdleMs);
+      l = new LocalTaskList(lanes, this.onError, (m) => this.quarantine.tryDecode<TaskMessage>('task', m.data, { stream: this.s.streams.tasks, subject: m.subject, seq: m.seq }));
       if (this.closed) l.close();
       this.lists.set(k, l);
     }
@@ -138,7 +104,11 @@ export class TaskQueues {
 
   /** A delivery this poller cannot use goes to the next poller (or back to JetStream). */
   private async giveBack(d: Delivery): Promise<void> {
-    if (d.msg) { d.msg.nak(); return; }
+    if (d.msg) {
+      d.msg.nak();
+      this.lists.get(TaskQueues.key(d.task.domain, d.task.kind, d.task.taskList))?.recheck();
+      return;
+    }
     await this.dispatch(d.task);
   }
 
@@ -169,12 +139,12 @@ export class TaskQueues {
 
   /**
    * Exact count of tasks waiting in JetStream for a task list (pending plus handed out, not yet
-   * acked): the work queue's messages on its subject. Needs no consumer, so counting makes none.
+   * acked): the work queue's messages on its subjects. Needs no consumer, so counting makes none.
    */
   async pending(domain: string, kind: 'd' | 'a', taskList: string): Promise<number> {
-    const subject = this.s.taskList(domain, kind, taskList);
-    const info = await this.jsm.streams.info(this.s.streams.tasks, { subjects_filter: subject });
-    return info.state.subjects?.[subject] ?? 0;
+    let n = 0;
+    for (const c of (await TaskLanes.counts(this.jsm, this.s, domain, kind, taskList)).values()) n += c;
+    return n;
   }
 
   /** Task lists this node keeps locally (pollers waiting now or recently). */

@@ -46,7 +46,12 @@ export interface Subjects {
   sfnHistory(p: number, stateMachineName: string, executionName: string): string;
   historyAll(): string;
   historyPartition(p: number): string;
+  /** A task list's subjects begin here; each priority has its own (taskLane). */
   taskList(domain: string, kind: 'd' | 'a', taskList: string): string;
+  /** The subject of one priority of a task list: `<taskList>.p<priority + 2^31 as 8 hex digits>`. */
+  taskLane(domain: string, kind: 'd' | 'a', taskList: string, priority: number): string;
+  /** Every priority of a task list. */
+  taskLanes(domain: string, kind: 'd' | 'a', taskList: string): string;
   tasksAll(): string;
   visibility(domain: string, runId: string): string;
   visibilityDomain(domain: string): string;
@@ -70,6 +75,8 @@ export function subjects(prefix = 'af'): Subjects {
     historyAll: () => `${prefix}.hist.>`,
     historyPartition: (p) => `${prefix}.hist.${p}.>`,
     taskList: (d, kind, tl) => `${prefix}.task.${escapeToken(d)}.${kind}.${escapeToken(tl)}`,
+    taskLane: (d, kind, tl, priority) => `${prefix}.task.${escapeToken(d)}.${kind}.${escapeToken(tl)}.${laneToken(priority)}`,
+    taskLanes: (d, kind, tl) => `${prefix}.task.${escapeToken(d)}.${kind}.${escapeToken(tl)}.>`,
     tasksAll: () => `${prefix}.task.>`,
     visibility: (d, r) => `${prefix}.vis.${escapeToken(d)}.${escapeToken(r)}`,
     visibilityDomain: (d) => `${prefix}.vis.${escapeToken(d)}.*`,
@@ -81,10 +88,24 @@ export function subjects(prefix = 'af'): Subjects {
   };
 }
 
-/** Durable consumer name for one task list (stream/consumer names allow only [A-Za-z0-9_-]). */
-export function taskListConsumer(domain: string, kind: 'd' | 'a', taskList: string): string {
+/** SWF task priorities: integers from -2^31 to 2^31-1. */
+const PRIORITY_OFFSET = 2 ** 31;
+
+/** A priority as a subject token that sorts like the number: `p` and priority + 2^31 in 8 hex digits. */
+function laneToken(priority: number): string {
+  return `p${(priority + PRIORITY_OFFSET).toString(16).padStart(8, '0')}`;
+}
+
+/** The priority of a task-lane subject (its last token); undefined for any other subject. */
+export function laneOf(subject: string): number | undefined {
+  const t = subject.slice(subject.lastIndexOf('.') + 1);
+  return /^p[0-9a-f]{8}$/.test(t) ? Number.parseInt(t.slice(1), 16) - PRIORITY_OFFSET : undefined;
+}
+
+/** Durable consumer name for one priority of a task list (stream/consumer names allow only [A-Za-z0-9_-]). */
+export function taskListConsumer(domain: string, kind: 'd' | 'a', taskList: string, priority: number): string {
   const h = createHash('sha256').update(`${domain}\u0000${kind}\u0000${taskList}`).digest('hex').slice(0, 24);
-  return `tl_${kind}_${h}`;
+  return `tl_${kind}_${h}_${laneToken(priority)}`;
 }
 
 /** Stable partition of an execution: hash(domain, workflowId) mod P. */

@@ -359,7 +359,7 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
 
   private async enqueue(run: Execution, kind: 'd' | 'a', e: HistoryEvent, again = false): Promise<void> {
     const taskList = (e.attrs.taskList as { name: string }).name;
-    const t = { ...run.key, kind, taskList, scheduledEventId: e.id };
+    const t = { ...run.key, kind, taskList, scheduledEventId: e.id, priority: Number(e.attrs.taskPriority ?? 0) || 0 };
     // The transition is already in history: its task must reach the queue, so a failed publish
     // (an R3 stream electing a leader) is retried; the msgID keeps retries from queueing it twice.
     const giveUpAt = Date.now() + ENQUEUE_RETRY_MS;

@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import { Fault } from '../domain/faults.js';
 import { decode, encode } from '../nats/codec.js';
 import { partitionOf, type Subjects } from '../nats/subjects.js';
-import { faultToWire, fromWire, toWire, type WireReply } from '../transport/wire.js';
-import type { ReplyGuard } from '../transport/reply-subjects.js';
+import { faultToWire, fromWire, toWire, type WireReply } from '../domain/wire.js';
+import type { ReplyGuard } from '../nats/reply-subjects.js';
 import type { PartitionOwner } from './partition-owner.js';
 
 /** An operation that must run on the owner of the execution's partition. */

@@ -1,4 +1,5 @@
 import type { ActorFlowClient } from './client.js';
+import { SWF_ANSWER, sendAnswer, stopController } from './answer.js';
 import { PollerPool } from './poller.js';
 
 export interface ActivityTask {
@@ -42,9 +43,11 @@ export type ActivityHandler = (task: ActivityTask, ctx: ActivityContext) => Prom
 /**
  * An activity worker: polls a task list, runs the handler for the activity type, and answers
  * Completed (the returned string is the result), Failed (a thrown error) or Canceled (ActivityCanceled).
+ * An answer lost with an engine node is sent again (see sendAnswer).
  */
 export class ActivityWorker {
   private readonly pool: PollerPool;
+  private stopping = stopController();
 
   constructor(private readonly client: ActorFlowClient, private readonly o: ActivityWorkerOptions,
     private readonly handlers: Record<string, ActivityHandler>) {
@@ -80,22 +83,29 @@ export class ActivityWorker {
         if (!handler) throw new Error(`no handler for activity type ${task.activityType.name}`);
         result = await handler(task, ctx);
       } catch (e) {
-        if (e instanceof ActivityCanceled) await this.client.call('RespondActivityTaskCanceled', { taskToken, details: e.details });
-        else await this.client.call('RespondActivityTaskFailed', { taskToken, reason: String((e as Error).message ?? e).slice(0, 256) });
+        if (e instanceof ActivityCanceled) await sendAnswer(this.client, 'RespondActivityTaskCanceled', { taskToken, details: e.details }, this.answerOptions());
+        else await sendAnswer(this.client, 'RespondActivityTaskFailed', { taskToken, reason: String((e as Error).message ?? e).slice(0, 256) }, this.answerOptions());
         return;
       }
-      await this.client.call('RespondActivityTaskCompleted', { taskToken, result });
+      await sendAnswer(this.client, 'RespondActivityTaskCompleted', { taskToken, result }, this.answerOptions());
     } finally {
       if (timer) clearInterval(timer);
     }
   }
 
+  private answerOptions() {
+    return { ...SWF_ANSWER, stopping: this.stopping.signal };
+  }
+
   start(): this {
+    if (this.stopping.signal.aborted) this.stopping = stopController();
     this.pool.start();
     return this;
   }
 
+  /** Ends the polls after the current ones and waits for the tasks in hand (answers lost meanwhile are resent for 30 s at most). */
   stop(): Promise<void> {
+    this.stopping.abort();
     return this.pool.stop();
   }
 }

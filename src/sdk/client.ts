@@ -3,7 +3,7 @@ import { Fault } from '../domain/faults.js';
 import { loneSurrogatePath, unicodeProblem } from '../domain/validate.js';
 import { decode, encode } from '../nats/codec.js';
 import { connectionAuth, type NatsAuth } from '../nats/connect-options.js';
-import type { WireReply } from '../transport/wire.js';
+import type { WireReply } from '../domain/wire.js';
 
 export interface ClientOptions {
   /** NATS servers, e.g. `nats://127.0.0.1:4222`. */

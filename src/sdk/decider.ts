@@ -1,4 +1,5 @@
 import type { ActorFlowClient, WireEvent } from './client.js';
+import { SWF_ANSWER, sendAnswer, stopController } from './answer.js';
 import { PollerPool } from './poller.js';
 
 export interface DecisionTask {
@@ -29,9 +30,13 @@ export interface DeciderOptions {
   onResponded?: (task: DecisionTask, result: DecisionResult) => void;
 }
 
-/** A decider loop: polls decision tasks, calls `decide`, answers RespondDecisionTaskCompleted. */
+/**
+ * A decider loop: polls decision tasks, calls `decide`, answers RespondDecisionTaskCompleted (sent
+ * again when lost with an engine node, see sendAnswer).
+ */
 export class Decider {
   private readonly pool: PollerPool;
+  private stopping = stopController();
 
   constructor(private readonly client: ActorFlowClient, private readonly o: DeciderOptions,
     private readonly decide: (task: DecisionTask) => Promise<DecisionResult> | DecisionResult) {
@@ -51,16 +56,23 @@ export class Decider {
     }
     const task = { ...first, events } as DecisionTask;
     const result = await this.decide(task);
-    await this.client.call('RespondDecisionTaskCompleted', { taskToken: task.taskToken, ...result });
+    await sendAnswer(this.client, 'RespondDecisionTaskCompleted', { taskToken: task.taskToken, ...result }, this.answerOptions());
     this.o.onResponded?.(task, result);
   }
 
+  private answerOptions() {
+    return { ...SWF_ANSWER, stopping: this.stopping.signal };
+  }
+
   start(): this {
+    if (this.stopping.signal.aborted) this.stopping = stopController();
     this.pool.start();
     return this;
   }
 
+  /** Ends the polls after the current ones and waits for the tasks in hand (answers lost meanwhile are resent for 30 s at most). */
   stop(): Promise<void> {
+    this.stopping.abort();
     return this.pool.stop();
   }
 }

@@ -1,36 +1,6 @@
-import { setMaxListeners } from 'node:events';
-import { isFault } from '../domain/faults.js';
+import { SFN_ANSWER, sendAnswer, stopController } from './answer.js';
 import type { ActorFlowClient } from './client.js';
 import { PollerPool } from './poller.js';
-
-/** One attempt at an answer waits this long: an engine node that died holding the request never replies. */
-const ANSWER_ATTEMPT_MS = 3000;
-const ANSWER_ATTEMPTS = 8;
-
-/** A failure after which the answer may not have arrived, and sending it again is safe. */
-function transient(e: unknown): boolean {
-  const name = (e as { name?: string } | undefined)?.name;
-  if (name === 'TimeoutError' || name === 'NoRespondersError') return true;
-  return isFault(e, 'ThrottlingException') || isFault(e, 'InternalFailure');
-}
-
-/**
- * SendTaskSuccess/Failure, sent again while the engine may not have received it (a node stopping or
- * killed while it held the request; its partitions are taken over within the lease TTL). After a lost
- * attempt, TaskTimedOut or TaskDoesNotExist may mean the earlier attempt closed the task: that is done.
- */
-async function answer(client: ActorFlowClient, action: string, input: object): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await client.call(action, input, { timeoutMs: ANSWER_ATTEMPT_MS });
-      return;
-    } catch (e) {
-      if (attempt > 1 && (isFault(e, 'TaskTimedOut') || isFault(e, 'TaskDoesNotExist'))) return;
-      if (!transient(e) || attempt >= ANSWER_ATTEMPTS) throw e;
-      await new Promise((r) => setTimeout(r, 100 * attempt));
-    }
-  }
-}
 
 export interface SfnActivityContext {
   /** SendTaskHeartbeat: restarts the task's heartbeat window. */
@@ -63,9 +33,7 @@ export interface SfnActivityWorker {
  * lost with an engine node (timeout, node shutting down) is sent again.
  */
 export function startSfnActivityWorker(client: ActorFlowClient, o: SfnActivityWorkerOptions): SfnActivityWorker {
-  const stopping = new AbortController();
-  // Every running task listens for the stop: one listener per concurrency slot.
-  setMaxListeners(0, stopping.signal);
+  const stopping = stopController();
   const onError = o.onError ?? (() => undefined);
   const once = async () => {
     const task = await client.call<{ taskToken?: string; input?: string }>('GetActivityTask', {
@@ -95,10 +63,10 @@ export function startSfnActivityWorker(client: ActorFlowClient, o: SfnActivityWo
         output = await o.handler(JSON.parse(input), ctx);
       } catch (e) {
         const err = e instanceof Error ? e : new Error(String(e));
-        await answer(client, 'SendTaskFailure', { taskToken, error: err.name.slice(0, 256), cause: err.message.slice(0, 32_768) });
+        await sendAnswer(client, 'SendTaskFailure', { taskToken, error: err.name.slice(0, 256), cause: err.message.slice(0, 32_768) }, { ...SFN_ANSWER, stopping: stopping.signal });
         return;
       }
-      await answer(client, 'SendTaskSuccess', { taskToken, output: JSON.stringify(output ?? null) });
+      await sendAnswer(client, 'SendTaskSuccess', { taskToken, output: JSON.stringify(output ?? null) }, { ...SFN_ANSWER, stopping: stopping.signal });
     } finally {
       stopping.signal.removeEventListener('abort', stopTask);
     }

@@ -1,3 +1,4 @@
+import { domainNameOfArn } from '../domain/domain-arn.js';
 import { Fault } from '../domain/faults.js';
 import { InputReader } from '../domain/validate.js';
 import { Registry, RegistryConflictError } from '../registry/registry.js';
@@ -15,12 +16,6 @@ function tagString(r: InputReader, name: string, min: number, max: number, requi
   const v = r.str(name, { min, max, required });
   if (v !== undefined && !TAG_CHARS.test(v)) r.problem(name, v, CHARS_RULE);
   return v;
-}
-
-/** The domain name in an ARN of this region and account (`arn:aws:swf:<region>:<account>:/domain/<name>`), if it is one. */
-export function domainNameOfArn(ctx: Pick<ServiceContext, 'region' | 'account'>, arn: string): string | undefined {
-  const prefix = `arn:aws:swf:${ctx.region}:${ctx.account}:/domain/`;
-  return arn.startsWith(prefix) && arn.length > prefix.length ? arn.slice(prefix.length) : undefined;
 }
 
 /** The domain an ARN names, or UnknownResourceFault. */

@@ -1,6 +1,6 @@
 import { activityByScheduled } from '../../machines/execution-state.js';
 import { InputReader } from '../domain/validate.js';
-import type { TaskMessage } from '../matching/task-queues.js';
+import type { TaskMessage } from '../matching/task-message.js';
 import type { PartitionOwner } from '../runtime/partition-owner.js';
 import type { ServiceContext } from './context.js';
 import { requireDomain } from './domain-lookup.js';

@@ -1,6 +1,6 @@
 import { Fault } from '../domain/faults.js';
 import { InputReader } from '../domain/validate.js';
-import type { TaskMessage } from '../matching/task-queues.js';
+import type { TaskMessage } from '../matching/task-message.js';
 import type { PartitionOwner } from '../runtime/partition-owner.js';
 import type { RunKey } from '../runtime/execution.js';
 import type { ServiceContext } from './context.js';

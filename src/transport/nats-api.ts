@@ -4,8 +4,8 @@ import type { Logger } from 'pino';
 import { Fault } from '../domain/faults.js';
 import { decode, encode } from '../nats/codec.js';
 import type { ServiceContext, Operation } from '../service/context.js';
-import type { ReplyGuard } from './reply-subjects.js';
-import { faultToWire, toWire } from './wire.js';
+import type { ReplyGuard } from '../nats/reply-subjects.js';
+import { faultToWire, toWire } from '../domain/wire.js';
 import { RequestLimiter } from './request-limit.js';
 
 const QUEUE = 'af-api';

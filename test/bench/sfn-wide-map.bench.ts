@@ -4,7 +4,7 @@
  * before CreateStateMachine to the end, and /metrics is read every 200 ms. Prints, per N: the time
  * the execution took, CreateStateMachine and StartExecution latency, the longest probe answer, the
  * node's longest event-loop stall (prom-client's nodejs_eventloop_lag_max_seconds: how long the node
- * was blocked at most) and the history length. A script, not a test.
+ * was blocked at most), its peak heap and the history length. A script, not a test.
  * `SIZES=1000,5000,10000 KINDS=map,parallel` choose the runs.
  */
 import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, ListStateMachinesCommand, StartExecutionCommand } from '@aws-sdk/client-sfn';
@@ -26,8 +26,11 @@ async function main(): Promise<void> {
   const engine = await spawnEngine(nats.url, { AF_ACCESS_KEYS: '' }, { nodeArgs: process.env.ENGINE_NODE_ARGS?.split(' ').filter(Boolean) });
   const h = { sfn: sfnClient(Number(new URL(engine.http).port)) };
   /** The node's longest event-loop stall since the last scrape (prom-client resets it on each). */
+  let heapPeak = 0;
   const stall = async (): Promise<number> => {
     const text = await (await fetch(`${engine.http}/metrics`)).text();
+    const heap = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(text);
+    if (heap) heapPeak = Math.max(heapPeak, Number(heap[1]));
     const m = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text);
     return m ? Number(m[1]) * 1000 : NaN;
   };
@@ -41,6 +44,7 @@ async function main(): Promise<void> {
         let probes = 0;
         let stalled = 0;
         await stall();
+        heapPeak = 0;
         const scrape = (async () => {
           while (probing) {
             stalled = Math.max(stalled, await stall());
@@ -77,7 +81,7 @@ async function main(): Promise<void> {
         await scrape;
         // The last event's id (paging all events through GetExecutionHistory is slow and not measured here).
         const events = (await h.sfn.send(new GetExecutionHistoryCommand({ executionArn: executionArn!, reverseOrder: true, maxResults: 1 }))).events![0]!.id;
-        rows.push(`| ${kind} | ${n} | ${status} | ${total.toFixed(0)} | ${created.toFixed(0)} | ${started.toFixed(0)} | ${worst.toFixed(0)} | ${stalled.toFixed(0)} | ${probes} | ${events} |`);
+        rows.push(`| ${kind} | ${n} | ${status} | ${total.toFixed(0)} | ${created.toFixed(0)} | ${started.toFixed(0)} | ${worst.toFixed(0)} | ${stalled.toFixed(0)} | ${(heapPeak / 1e6).toFixed(0)} | ${probes} | ${events} |`);
         console.log(rows.at(-1));
       }
     }
@@ -86,8 +90,8 @@ async function main(): Promise<void> {
     await engine.stop();
     await nats.stop();
   }
-  console.log('\n| kind | items | status | total ms | CreateStateMachine ms | StartExecution ms | worst probe ms | longest node stall ms | probes | history events |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('\n| kind | items | status | total ms | CreateStateMachine ms | StartExecution ms | worst probe ms | longest node stall ms | peak heap MB | probes | history events |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
 }
 

@@ -1,12 +1,11 @@
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerOrderTypes, ORDER_WORKFLOW, startOrderParticipants } from '../../src/demo/order-fulfilment.js';
 import { encode } from '../../src/nats/codec.js';
 import { startNode, type EngineNode, type StartOptions } from '../../src/node.js';
-import { ActorFlowClient } from '../../src/sdk/client.js';
-import { uniqueDomain } from '../helpers/engine.js';
+import type { ActorFlowClient } from '../../src/sdk/client.js';
+import { uniqueDomain, useNodesOnOneNats } from '../helpers/engine.js';
 import { expectOrderHistory } from '../helpers/order-history.js';
-import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
 import { until } from '../helpers/until.js';
 import { swfClient } from '../helpers/swf-http.js';
 import { DescribeWorkflowExecutionCommand } from '@aws-sdk/client-swf';
@@ -18,28 +17,16 @@ import { DescribeWorkflowExecutionCommand } from '@aws-sdk/client-swf';
  */
 const P = 8;
 const logger = pino({ level: process.env.AF_TEST_LOG ?? 'silent' });
-let server: NatsServerHandle;
+const env = useNodesOnOneNats();
+const { nodes } = env;
 let client: ActorFlowClient;
-const nodes: EngineNode[] = [];
 
-const start = async (name: string, extra: Partial<StartOptions> = {}) => {
-  const n = await startNode({ natsUrl: server.url, cluster: true, partitions: P, nodeName: name, leaseTtlMs: 2000, leaseRenewMs: 400, sleepAfterMs: 600_000, logger, ...extra });
-  nodes.push(n);
-  return n;
-};
+const start = (name: string, extra: Partial<StartOptions> = {}) =>
+  env.startEngine({ cluster: true, partitions: P, nodeName: name, leaseTtlMs: 2000, leaseRenewMs: 400, sleepAfterMs: 600_000, logger, ...extra });
 const owned = (n: EngineNode) => [...n.router.owned].sort((a, b) => a - b);
 const openRuns = (n: EngineNode) => n.owner.liveCount + n.owner.sleepingCount;
 
-beforeAll(async () => {
-  server = await startNatsServer();
-  client = await ActorFlowClient.connect({ servers: server.url });
-});
-
-afterAll(async () => {
-  await client?.close();
-  for (const n of nodes) await n.stop().catch(() => undefined);
-  await server?.stop();
-});
+beforeAll(() => { client = env.client; });
 
 describe('partition leases on two nodes', () => {
   it('splits partitions, hands them over on a graceful stop, and keeps every run going', async () => {
@@ -130,10 +117,10 @@ describe('a node started without cluster mode', () => {
   it('refuses to start where clustered nodes hold live leases, and starts once they are gone', async () => {
     // Its own prefix: a cluster of its own on the same server, apart from the nodes above.
     const peer = await start('node-c', { prefix: 'guard' });
-    await expect(startNode({ natsUrl: server.url, prefix: 'guard', partitions: P, nodeName: 'static-node', logger }))
+    await expect(startNode({ natsUrl: env.url, prefix: 'guard', partitions: P, nodeName: 'static-node', logger }))
       .rejects.toThrow(/clustered engine nodes \(node-c\) hold partition leases on this NATS: start this node with AF_CLUSTER=1/);
     await peer.stop(); // a graceful stop deletes its leases and its membership at once
-    const alone = await startNode({ natsUrl: server.url, prefix: 'guard', partitions: P, nodeName: 'static-node', logger });
+    const alone = await startNode({ natsUrl: env.url, prefix: 'guard', partitions: P, nodeName: 'static-node', logger });
     nodes.push(alone);
     expect(owned(alone)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   });

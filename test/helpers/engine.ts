@@ -5,7 +5,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { startNode, type EngineNode, type StartOptions } from '../../src/node.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { attributesOf, type WireEvent } from '../../src/sdk/client.js';
-import { startNatsServer } from './nats-server.js';
+import { startNatsServer, type NatsServerHandle } from './nats-server.js';
 import { swfClient } from './swf-http.js';
 import { installOperationRecorder } from './wire-recorder.js';
 
@@ -62,4 +62,41 @@ export function useSwfEngine(ready: (swf: SWFClient, e: TestEngine) => Promise<v
     swf?.destroy();
     await e?.stop();
   });
+}
+
+/** Engine nodes that come and go on one nats-server (restarts, a node replaced by another). */
+export interface NodesOnOneNats {
+  /** A client of that NATS, and its URL (from beforeAll on). */
+  readonly client: ActorFlowClient;
+  readonly url: string;
+  /** The nodes started and not yet stopped by the test (afterAll stops them). */
+  readonly nodes: EngineNode[];
+  /** A node on that NATS (4 partitions unless `opts` say otherwise), stopped by afterAll unless the test did. */
+  startEngine(opts?: StartOptions): Promise<EngineNode>;
+}
+
+/** For a test file: beforeAll starts a nats-server and a client; afterAll stops the client, the nodes left and the server. */
+export function useNodesOnOneNats(): NodesOnOneNats {
+  let server: NatsServerHandle | undefined;
+  let client: ActorFlowClient | undefined;
+  const nodes: EngineNode[] = [];
+  beforeAll(async () => {
+    server = await startNatsServer();
+    client = await ActorFlowClient.connect({ servers: server.url });
+  });
+  afterAll(async () => {
+    await client?.close();
+    for (const n of nodes) await n.stop().catch(() => undefined);
+    await server?.stop();
+  });
+  return {
+    get client() { return client!; },
+    get url() { return server!.url; },
+    nodes,
+    async startEngine(opts = {}) {
+      const node = await startNode({ natsUrl: server!.url, partitions: 4, logger: pino({ level: process.env.AF_TEST_LOG ?? 'silent' }), ...opts });
+      nodes.push(node);
+      return node;
+    },
+  };
 }

@@ -77,3 +77,33 @@ describe('history fence (expect.lastSubjectSequence + msgID)', () => {
     expect(Date.now() - t0).toBeLessThan(500);
   });
 });
+
+describe('history reads', () => {
+  it('read a whole history when the server drops their consumer mid-read (scan and the recovery pass)', async () => {
+    const a = await writer();
+    const subject = s.history(1, 'dom', 'wf.long', 'run1');
+    let seq = 0;
+    for (let id = 1; id <= 700; id++) seq = await a.append(subject, 'run-long', [ev(id, `e${id}`)], seq, 'writer-long');
+    const jsm = await jetstreamManager(conns[0]!);
+    const dropConsumers = async () => {
+      for await (const c of jsm.consumers.list(s.streams.history)) await jsm.consumers.delete(s.streams.history, c.name);
+    };
+    // Drop the read's consumer after its first batch (200 messages) is in: the next fetch finds it gone.
+    let seen = 0;
+    let dropped = 0;
+    const ids: number[] = [];
+    const dropOnce = async (n: number) => { if (n === 150 && dropped++ === 0) await dropConsumers(); };
+    const pending: Promise<void>[] = [];
+    await a.scan(subject, (events) => { for (const e of events) ids.push(e.id); pending.push(dropOnce(++seen)); });
+    await Promise.all(pending);
+    expect(dropped).toBe(1);
+    expect(ids).toEqual(Array.from({ length: 700 }, (_, i) => i + 1));
+
+    const all: number[] = [];
+    seen = 0;
+    dropped = 0;
+    await a.readAll(s.historyPartition(1), new Set([subject]), (_subject, events) => { for (const e of events) all.push(e.id); pending.push(dropOnce(++seen)); });
+    expect(dropped).toBe(1);
+    expect(all).toEqual(Array.from({ length: 700 }, (_, i) => i + 1));
+  }, 60_000);
+});

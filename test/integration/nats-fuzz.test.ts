@@ -6,7 +6,7 @@ import type { EngineNode } from '../../src/node.js';
 import { OPERATIONS } from '../../src/service/operations.js';
 import { SFN_OPERATIONS } from '../../src/service/sfn-operations.js';
 import type { ActorFlowClient } from '../../src/sdk/client.js';
-import type { WireReply } from '../../src/transport/wire.js';
+import type { WireReply } from '../../src/domain/wire.js';
 import { uniqueDomain } from '../helpers/engine.js';
 import { natsFuzzCases, runFuzzCases, type NatsFuzzCase, type Template } from '../helpers/fuzz-cases.js';
 import { sampleValue, scrapeMetrics } from '../helpers/prom.js';

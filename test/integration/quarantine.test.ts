@@ -66,7 +66,7 @@ describe('quarantine of damaged stored messages', () => {
       }
       written.runsSeq = await runs.put(runsKey(domain, 'ghost'), encode({ ok: {} }));
       written.registrySeq = await registry.put(Registry.domainKey(ghostDomain), encode({ ok: { name: ghostDomain } }));
-      written.taskSeq = (await js.publish(s.taskList(domain, 'd', TL), encode({ ok: { partition: 'x' } }))).seq;
+      written.taskSeq = (await js.publish(s.taskLane(domain, 'd', TL, 0), encode({ ok: { partition: 'x' } }))).seq;
     });
     const { damage, runsSeq, registrySeq } = written;
 

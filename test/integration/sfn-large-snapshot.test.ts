@@ -1,29 +1,14 @@
-import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_TRANSITION_BYTES } from '../../src/history/history-store.js';
-import { startNode, type EngineNode } from '../../src/node.js';
-import { ActorFlowClient } from '../../src/sdk/client.js';
-import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
+import type { ActorFlowClient } from '../../src/sdk/client.js';
 import { freshName, SFN_ROLE } from '../helpers/sfn-http.js';
+import { useNodesOnOneNats } from '../helpers/engine.js';
 import { until } from '../helpers/until.js';
 
-let server: NatsServerHandle;
+const env = useNodesOnOneNats();
+const { nodes, startEngine } = env;
 let client: ActorFlowClient;
-const nodes: EngineNode[] = [];
-const startEngine = async () => {
-  const node = await startNode({ natsUrl: server.url, partitions: 4, logger: pino({ level: process.env.AF_TEST_LOG ?? 'silent' }) });
-  nodes.push(node);
-  return node;
-};
-beforeAll(async () => {
-  server = await startNatsServer();
-  client = await ActorFlowClient.connect({ servers: server.url });
-});
-afterAll(async () => {
-  await client?.close();
-  for (const n of nodes) await n.stop().catch(() => undefined);
-  await server?.stop();
-});
+beforeAll(() => { client = env.client; });
 
 const status = async (executionArn: string) => client.call<{ status: string; output?: string; error?: string }>('DescribeExecution', { executionArn });
 

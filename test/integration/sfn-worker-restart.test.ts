@@ -1,31 +1,17 @@
-import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode, type EngineNode } from '../../src/node.js';
-import { ActorFlowClient } from '../../src/sdk/client.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { EngineNode } from '../../src/node.js';
+import type { ActorFlowClient } from '../../src/sdk/client.js';
 import { startSfnActivityWorker } from '../../src/sdk/sfn-activity-worker.js';
-import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
 import { isFault } from '../../src/domain/faults.js';
 import { runningKey } from '../../src/sfn/runtime/execution-records.js';
 import { freshName, SFN_ROLE } from '../helpers/sfn-http.js';
+import { useNodesOnOneNats } from '../helpers/engine.js';
 import { until } from '../helpers/until.js';
 
-let server: NatsServerHandle;
+const env = useNodesOnOneNats();
+const { nodes, startEngine } = env;
 let client: ActorFlowClient;
-const nodes: EngineNode[] = [];
-const startEngine = async () => {
-  const node = await startNode({ natsUrl: server.url, partitions: 4, logger: pino({ level: process.env.AF_TEST_LOG ?? 'silent' }) });
-  nodes.push(node);
-  return node;
-};
-beforeAll(async () => {
-  server = await startNatsServer();
-  client = await ActorFlowClient.connect({ servers: server.url });
-});
-afterAll(async () => {
-  await client?.close();
-  for (const n of nodes) await n.stop().catch(() => undefined);
-  await server?.stop();
-});
+beforeAll(() => { client = env.client; });
 
 interface Ev { id: number; type: string; previousEventId: number; timestamp: number; [k: string]: unknown }
 

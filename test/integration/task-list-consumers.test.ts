@@ -32,28 +32,31 @@ describe('task-list consumers', () => {
     expect(await consumerCount()).toBe(baseline);
   }, 120_000);
 
-  it('a polled list gets a consumer that goes after the idle time; counts stay exact without it', async () => {
+  it('polls make consumers only for priorities holding tasks; they go after the idle time; counts stay exact without them', async () => {
     const domain = uniqueDomain('tl-poll');
     await call('RegisterDomain', { name: domain, workflowExecutionRetentionPeriodInDays: '1' });
     const wt = { name: 'wf', version: '1' };
     await call('RegisterWorkflowType', { domain, ...wt, defaultTaskList: { name: 'deciders' }, defaultExecutionStartToCloseTimeout: '3600', defaultTaskStartToCloseTimeout: '600', defaultChildPolicy: 'TERMINATE' });
     const baseline = await consumerCount();
-    // 200 lists polled once each (1 s polls, nothing comes): each gets a consumer while polled.
+    // 200 lists polled once each (1 s polls, nothing comes): waiting on an empty list makes no consumer.
     await inBatches(200, 100, (i) => call('PollForActivityTask', { domain, taskList: { name: `p-${i}` }, afPollTimeoutMs: 1000 }));
-    expect(await consumerCount()).toBeGreaterThan(baseline);
-    await until(async () => (await consumerCount()) === baseline, { timeoutMs: 20_000, intervalMs: 250, message: 'consumers back to baseline' });
-
-    // Queued tasks are counted with no consumer, and polled from a list whose consumer expired.
-    for (let i = 0; i < 3; i++) await call('StartWorkflowExecution', { domain, workflowId: `w${i}`, workflowType: wt });
-    expect(await call('CountPendingDecisionTasks', { domain, taskList: { name: 'deciders' } })).toEqual({ count: 3, truncated: false });
     expect(await consumerCount()).toBe(baseline);
-    const task = await call('PollForDecisionTask', { domain, taskList: { name: 'deciders' }, afPollTimeoutMs: 5000 });
-    expect(task.taskToken).toBeTruthy();
-    expect(await call('CountPendingDecisionTasks', { domain, taskList: { name: 'deciders' } })).toEqual({ count: 2, truncated: false });
-    await until(async () => (await consumerCount()) === baseline, { timeoutMs: 20_000, intervalMs: 250, message: 'consumer of the decider list gone' });
-    const again = await call('PollForDecisionTask', { domain, taskList: { name: 'deciders' }, afPollTimeoutMs: 5000 });
-    expect(again.taskToken).toBeTruthy();
-    expect(await call('CountPendingDecisionTasks', { domain, taskList: { name: 'deciders' } })).toEqual({ count: 1, truncated: false });
+
+    // Queued tasks (priorities 0, 0, 7) are counted with no consumer; a poll makes one for the
+    // priority it takes from, and polls go on past its expiry.
+    for (let i = 0; i < 3; i++) await call('StartWorkflowExecution', { domain, workflowId: `w${i}`, workflowType: wt, taskPriority: i === 2 ? '7' : '0' });
+    const pending = async () => (await call('CountPendingDecisionTasks', { domain, taskList: { name: 'deciders' } })).count as number;
+    expect(await pending()).toBe(3);
+    expect(await consumerCount()).toBe(baseline);
+    const poll = async () => (await call('PollForDecisionTask', { domain, taskList: { name: 'deciders' }, afPollTimeoutMs: 5000 })).workflowExecution?.workflowId;
+    expect(await poll()).toBe('w2');
+    expect(await pending()).toBe(2);
+    expect(await consumerCount()).toBe(baseline + 1);
+    await until(async () => (await consumerCount()) === baseline, { timeoutMs: 20_000, intervalMs: 250, message: 'consumer of the priority-7 lane gone' });
+    expect(await poll()).toBe('w0');
+    expect(await poll()).toBe('w1');
+    expect(await pending()).toBe(0);
+    await until(async () => (await consumerCount()) === baseline, { timeoutMs: 20_000, intervalMs: 250, message: 'consumers of the decider list gone' });
     expect(e.node.ctx.queues.localLists).toBeLessThanOrEqual(2);
   }, 90_000);
 });

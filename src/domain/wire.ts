@@ -1,4 +1,4 @@
-import { Fault, type FaultName } from '../domain/faults.js';
+import { Fault, type FaultName } from './faults.js';
 
 /** The reply envelope of the NATS transports (API and partition subjects). */
 export type WireReply<T = unknown> = { ok: T } | { fault: { name: FaultName; message: string } };
