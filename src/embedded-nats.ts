@@ -24,11 +24,14 @@ export interface EmbeddedNatsOptions {
   httpPort?: number;
 }
 
-/** The embedded server's options from the environment: AF_NATS_PORT and AF_DURABILITY. */
+/**
+ * The embedded server's options from the environment: AF_NATS_PORT, AF_DURABILITY and
+ * AF_NATS_STORE_DIR (its JetStream store in place of nats.conf's `.data/jetstream`).
+ */
 export function embeddedNatsOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): EmbeddedNatsOptions {
   const port = env.AF_NATS_PORT === undefined ? 4222 : Number(env.AF_NATS_PORT);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`AF_NATS_PORT must be a port number from 1 to 65535, got ${env.AF_NATS_PORT}`);
-  return { port, durability: durabilityFromEnv(env) };
+  return { port, durability: durabilityFromEnv(env), ...(env.AF_NATS_STORE_DIR ? { storeDir: env.AF_NATS_STORE_DIR } : {}) };
 }
 
 /**

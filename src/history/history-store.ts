@@ -35,6 +35,31 @@ interface Transition {
 }
 
 /** The last transition of a subject, with its stream sequence (the next append's fence). */
+const APPEND_ATTEMPTS = 4;
+/**
+ * How long an append keeps retrying (same msgID, so a retry never writes twice): long enough for an
+ * R3 stream to elect a new leader after its leader died (a few seconds).
+ */
+const APPEND_RETRY_MS = 8000;
+
+/**
+ * Calls `append` (one HistoryStore.append, its msgID fixed) until it succeeds: at least
+ * APPEND_ATTEMPTS times and for APPEND_RETRY_MS, backing off from 50 ms to 1 s. A lost fence or a
+ * transition too large is thrown at once; so is the last failure.
+ */
+export async function appendRetrying(append: () => Promise<number>): Promise<number> {
+  const giveUpAt = Date.now() + APPEND_RETRY_MS;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await append();
+    } catch (e) {
+      if (e instanceof HistoryConflictError || e instanceof TransitionTooLargeError) throw e;
+      if (attempt + 1 >= APPEND_ATTEMPTS && Date.now() >= giveUpAt) throw e;
+      await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 1000)));
+    }
+  }
+}
+
 export interface LastTransition<X = unknown> {
   events: HistoryEvent[];
   extra: X | undefined;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { HistoryEvent } from '../../machines/history-event.js';
 import { activityByScheduled, foldHistory, type ExecutionState } from '../../machines/execution-state.js';
 import { Fault } from '../domain/faults.js';
-import { HistoryConflictError, TransitionTooLargeError, type HistoryStore } from '../history/history-store.js';
+import { appendRetrying, TransitionTooLargeError, type HistoryStore } from '../history/history-store.js';
 import { EventBatch } from './event-batch.js';
 import { ExecutionActors, type MachineSet } from './execution-actors.js';
 import { EventLog } from './event-log.js';
@@ -27,12 +27,6 @@ export interface ExecutionHost {
   onError(run: Execution, err: unknown): void;
 }
 
-const APPEND_ATTEMPTS = 4;
-/**
- * How long an append keeps retrying (same msgID, so a retry never writes twice): long enough for an
- * R3 stream to elect a new leader after its leader died (~5 s on nats-server 2.9).
- */
-const APPEND_RETRY_MS = 8000;
 /** SWF's hard limit on events per run: past it the run is terminated (EVENT_LIMIT_EXCEEDED). */
 export const MAX_HISTORY_EVENTS = 25_000;
 
@@ -181,24 +175,16 @@ export class Execution {
 
   private async append(events: HistoryEvent[]): Promise<void> {
     const subject = this.host.subject(this.key);
-    let lastErr: unknown;
-    const giveUpAt = Date.now() + APPEND_RETRY_MS;
-    for (let attempt = 0; attempt < APPEND_ATTEMPTS || Date.now() < giveUpAt; attempt++) {
-      try {
-        this.lastSeq = await this.host.store.append(subject, this.key.runId, events, this.lastSeq, this.writer);
-        return;
-      } catch (e) {
-        if (e instanceof TransitionTooLargeError) {
-          throw new Fault('ValidationException', `this request would add ${e.bytes} bytes of history in one transition; the limit is about 960 KB`);
-        }
-        lastErr = e;
-        if (e instanceof HistoryConflictError) break;
-        await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 1000)));
+    try {
+      this.lastSeq = await appendRetrying(() => this.host.store.append(subject, this.key.runId, events, this.lastSeq, this.writer));
+    } catch (e) {
+      if (e instanceof TransitionTooLargeError) {
+        throw new Fault('ValidationException', `this request would add ${e.bytes} bytes of history in one transition; the limit is about 960 KB`);
       }
+      this.kill();
+      this.host.invalidate(this, e);
+      throw new Fault('InternalFailure', 'could not persist the transition; retry', { cause: e });
     }
-    this.kill();
-    this.host.invalidate(this, lastErr);
-    throw new Fault('InternalFailure', 'could not persist the transition; retry', { cause: lastErr });
   }
 
   /** Stops the actors' timers (shutdown): operations already queued still finish. */

@@ -1,12 +1,14 @@
 /**
  * `npm run bench`: order-fulfilment workflows through the NATS SDK against one engine node (its own
- * process) on a fresh nats-server; prints a table. A script, not a test.
+ * process) on a fresh nats-server, once with each durability setting (default, then fsync:
+ * `sync_interval: always`); prints one table with both and what fsync costs. A script, not a test.
  */
 import { spawn } from 'node:child_process';
 import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { ActorFlowClient, attributesOf } from '../../src/sdk/client.js';
 import { registerOrderTypes, startOrderParticipants, ORDER_WORKFLOW } from '../../src/demo/order-fulfilment.js';
+import type { Durability } from '../../src/nats/durability.js';
 import { startNatsServer } from '../helpers/nats-server.js';
 
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN; };
@@ -59,8 +61,9 @@ async function _unused(client: ActorFlowClient, domain: string, total: number, i
   return { latencies, closed, run: async () => { await Promise.all(Array.from({ length: inFlight }, one)); return (performance.now() - t0) / 1000; } };
 }
 
-async function main(): Promise<void> {
-  const server = await startNatsServer();
+/** One run of every scenario on a fresh nats-server of this durability; its table rows and raw append rates. */
+async function benchOnce(durability: Durability): Promise<{ rows: string[][]; raw: { seq: number; par: number } }> {
+  const server = await startNatsServer({ durability });
   const raw = await rawAppendRate(server.url);
   const stopEngine = await startEngineProcess(server.url);
   const client = await ActorFlowClient.connect({ servers: server.url });
@@ -92,7 +95,7 @@ async function main(): Promise<void> {
       if (e.eventType === 'ActivityTaskStarted' || e.eventType === 'DecisionTaskStarted') dispatch.push(e.eventTimestamp * 1000 - at.get(attributesOf(e).scheduledEventId)!);
     }
   }
-  rows.push(['single workflow, idle pollers', '1', '60', '-', fmt(pct(single, 50)), fmt(pct(single, 99)), fmt(pct(dispatch, 50)), fmt(pct(dispatch, 99))]);
+  rows.push([durability, 'single workflow, idle pollers', '1', '60', '-', fmt(pct(single, 50)), fmt(pct(single, 99)), fmt(pct(dispatch, 50)), fmt(pct(dispatch, 99))]);
 
   // 2. Throughput with 50 and 200 executions in flight (completion seen by the decider's accepted close).
   for (const inFlight of [50, 200]) {
@@ -111,18 +114,35 @@ async function main(): Promise<void> {
       }
     }));
     const secs = (performance.now() - t0) / 1000;
-    rows.push([`order workflows, ${inFlight} in flight`, String(inFlight), String(total), fmt(total / secs), fmt(pct(lat, 50)), fmt(pct(lat, 99)), '-', '-']);
+    rows.push([durability, `order workflows, ${inFlight} in flight`, String(inFlight), String(total), fmt(total / secs), fmt(pct(lat, 50)), fmt(pct(lat, 99)), '-', '-']);
   }
   await participants.stop();
   await client.close();
   await stopEngine();
   await server.stop();
+  return { rows, raw };
+}
 
-  const head = ['scenario', 'in flight', 'workflows', 'completed wf/s', 'start→close p50 ms', 'p99 ms', 'dispatch p50 ms', 'dispatch p99 ms'];
-  const table = [head, ...rows];
+/** Both durability settings in one run (AF_DURABILITY, src/nats/durability.ts), then what fsync costs. */
+async function main(): Promise<void> {
+  const runs = { default: await benchOnce('default'), fsync: await benchOnce('fsync') };
+  const head = ['durability', 'scenario', 'in flight', 'workflows', 'completed wf/s', 'start→close p50 ms', 'p99 ms', 'dispatch p50 ms', 'dispatch p99 ms'];
+  const table = [head, ...runs.default.rows, ...runs.fsync.rows];
   const widths = head.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
   for (const r of table) console.log(`| ${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`);
-  console.log(`\nraw JetStream R1 appends in this run: ${fmt(raw.seq, 0)}/s awaited one at a time, ${fmt(raw.par, 0)}/s with 64 in flight`);
+  console.log('');
+  for (const d of ['default', 'fsync'] as const) {
+    console.log(`raw JetStream R1 appends, ${d}: ${fmt(runs[d].raw.seq, 0)}/s awaited one at a time, ${fmt(runs[d].raw.par, 0)}/s with 64 in flight`);
+  }
+  // fsync's cost as default ÷ fsync: throughput for the loaded rows, start→close p50 for the single workflow.
+  const ratio = (a: string, b: string) => fmt(Number(a) / Number(b), 2);
+  console.log(`fsync cost (default ÷ fsync): raw appends ${fmt(runs.default.raw.seq / runs.fsync.raw.seq, 2)}× one at a time, ${fmt(runs.default.raw.par / runs.fsync.raw.par, 2)}× with 64 in flight`);
+  runs.default.rows.forEach((r, i) => {
+    const f = runs.fsync.rows[i]!;
+    console.log(r[4] === '-'
+      ? `  ${r[1]}: start→close p50 ${r[5]} ms → ${f[5]} ms (fsync ${ratio(f[5]!, r[5]!)}× slower)`
+      : `  ${r[1]}: ${r[4]} → ${f[4]} wf/s (default ${ratio(r[4]!, f[4]!)}× faster)`);
+  });
   console.log('engine: one node in its own process; clients (48 deciders, 48 workers, starters) in this process; 2 cores shared with nats-server');
 }
 

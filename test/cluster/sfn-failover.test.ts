@@ -7,6 +7,7 @@ import { spawnEngine, type EngineProcess } from '../helpers/engine-process.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
 import { freshName, SFN_ROLE } from '../helpers/sfn-http.js';
 import { until } from '../helpers/until.js';
+import { waitBetweenTasks } from '../helpers/chaos-load.js';
 
 /**
  * Step Functions executions while partitions move: two clustered in-process nodes on one
@@ -78,23 +79,7 @@ describe('Step Functions executions under partition failover', () => {
 
     const act = async () => (await client.call<{ activityArn: string }>('CreateActivity', { name: freshName('act') })).activityArn;
     const [first, second] = [await act(), await act()];
-    // A task started by a node that is then SIGKILLed before its reply reaches the worker is held by
-    // nobody (AWS has the same gap): the heartbeat timeout ends it and Retry schedules it again, as a
-    // production state machine would.
-    const task = (resource: string, next: object) => ({
-      Type: 'Task', Resource: resource, HeartbeatSeconds: 5, TimeoutSeconds: 60,
-      Retry: [{ ErrorEquals: ['States.Timeout'], IntervalSeconds: 1, MaxAttempts: 3 }], ...next,
-    });
-    const definition = {
-      StartAt: 'Prepare',
-      States: {
-        Prepare: { Type: 'Pass', Parameters: { 'n.$': '$.n', stage: 'prepared' }, Next: 'First' },
-        First: task(first, { Next: 'Pause' }),
-        Pause: { Type: 'Wait', Seconds: WAIT_S, Next: 'Second' },
-        Second: task(second, { Next: 'Done' }),
-        Done: { Type: 'Succeed' },
-      },
-    };
+    const definition = waitBetweenTasks(first, second, { waitSeconds: WAIT_S, timeoutSeconds: 60, retry: { MaxAttempts: 3 } });
     const smName = freshName('sm');
     const { stateMachineArn } = await client.call<{ stateMachineArn: string }>('CreateStateMachine', { name: smName, roleArn: SFN_ROLE, definition: JSON.stringify(definition) });
 

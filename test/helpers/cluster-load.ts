@@ -1,11 +1,10 @@
 import { expect } from 'vitest';
 import { ORDER_STEPS, registerOrderTypes } from '../../src/demo/order-fulfilment.js';
-import { isFault } from '../../src/domain/faults.js';
 import { ActorFlowClient, type WireEvent } from '../../src/sdk/client.js';
 import type { EngineCluster } from './engine-cluster.js';
 import { uniqueDomain } from './engine.js';
 import {
-  find, historyProblems, sleep, missingAnswers, newTracking, startOrderFleet, startOrders, waitClosed, type Run, type Tracking,
+  find, historyProblems, missingAnswers, retryingInternal, newTracking, startOrderFleet, startOrders, waitClosed, type Run, type Tracking,
 } from './resilient-orders.js';
 import { until } from './until.js';
 
@@ -45,17 +44,7 @@ export async function runOrdersThrough(c: EngineCluster, opts: {
     const elapsedMs = Date.now() - t0;
     console.log(`all ${opts.count} workflows closed ${elapsedMs} ms after the first start`);
     const histories = new Map<string, WireEvent[]>();
-    // InternalFailure is the retryable fault (e.g. a read meeting a stream that just changed leader).
-    const read = async (run: Run): Promise<WireEvent[]> => {
-      for (let i = 0; ; i++) {
-        try {
-          return await client.history(domain, run);
-        } catch (e) {
-          if (!isFault(e, 'InternalFailure') || i >= 20) throw e;
-          await sleep(500);
-        }
-      }
-    };
+    const read = (run: Run) => retryingInternal(() => client.history(domain, run));
     const readStart = Date.now();
     let slowest = 0;
     const timed = async (run: Run) => { const t1 = Date.now(); const ev = await read(run); slowest = Math.max(slowest, Date.now() - t1); return ev; };

@@ -32,11 +32,12 @@ const READY_TIMEOUT_MS = 45_000;
 const MAX_LOG_CHARS = 64 * 1024;
 
 /**
- * Runs `src/serve.ts` as its own process (`node --import tsx src/serve.ts`) against `natsUrl`, and
- * resolves once its GET /readyz answers 200 (connected, its partitions rebuilt). `env` adds to (or
+ * Runs `src/serve.ts` as its own process (`node --import tsx src/serve.ts`) against `natsUrl` (none:
+ * the engine runs its embedded nats-server, see AF_NATS_PORT and AF_NATS_STORE_DIR), and resolves
+ * once its GET /readyz answers 200 (connected, its partitions rebuilt). `env` adds to (or
  * overrides) the environment, e.g. `{ AF_SLEEP_AFTER_MS: '500' }`.
  */
-export async function spawnEngine(natsUrl: string, env: Record<string, string> = {}, opts: { openFiles?: number; nodeArgs?: string[] } = {}): Promise<EngineProcess> {
+export async function spawnEngine(natsUrl: string | undefined, env: Record<string, string> = {}, opts: { openFiles?: number; nodeArgs?: string[] } = {}): Promise<EngineProcess> {
   // A free port (not 8080, which may be busy) unless the caller names one: /readyz is asked there.
   const port = env.AF_HTTP_PORT && env.AF_HTTP_PORT !== '0' ? Number(env.AF_HTTP_PORT) : await freePort();
   const http = `http://127.0.0.1:${port}`;
@@ -45,9 +46,10 @@ export async function spawnEngine(natsUrl: string, env: Record<string, string> =
   const args = [...(opts.nodeArgs ?? []), '--import', 'tsx', 'src/serve.ts'];
   // `openFiles`: the process's open-file limit (prlimit execs node, so the pid stays node's).
   const [cmd, argv] = opts.openFiles ? ['prlimit', [`--nofile=${opts.openFiles}:${opts.openFiles}`, process.execPath, ...args]] : [process.execPath, args];
+  const { NATS_URL: _inherited, ...base } = process.env;
   const proc = spawn(cmd, argv, {
     cwd: ROOT,
-    env: { ...process.env, NATS_URL: natsUrl, AF_LOG_LEVEL: 'warn', ...env, AF_HTTP_PORT: String(port) },
+    env: { ...base, ...(natsUrl ? { NATS_URL: natsUrl } : {}), AF_LOG_LEVEL: 'warn', ...env, AF_HTTP_PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 

@@ -19,6 +19,11 @@ export interface NatsClusterHandle {
   servers: ClusterServer[];
   /** Every client URL, comma-separated (what NATS_URL takes). */
   urls: string;
+  /**
+   * Starts server i again after it exited (same name, ports and store: a crashed machine coming
+   * back); replaces `servers[i]` and resolves once it accepts clients.
+   */
+  restart(i: number): Promise<ClusterServer>;
   /** Stops every server still running and removes the temp dir. Idempotent. */
   stop(): Promise<void>;
 }
@@ -44,33 +49,43 @@ export async function startNatsCluster(size = 3): Promise<NatsClusterHandle> {
   const clientPorts = await Promise.all(Array.from({ length: size }, freePort));
   const routePorts = await Promise.all(Array.from({ length: size }, freePort));
   const routes = routePorts.map((p) => `"nats-route://127.0.0.1:${p}"`).join(', ');
-  const servers: ClusterServer[] = [];
+  const confs: string[] = [];
   for (let i = 0; i < size; i++) {
     const name = `n${i + 1}`;
     const store = join(dir, name);
     await mkdir(store, { recursive: true });
-    const conf = join(dir, `${name}.conf`);
-    await writeFile(conf, [
+    confs.push(join(dir, `${name}.conf`));
+    await writeFile(confs[i]!, [
       `server_name: ${name}`,
       `listen: 127.0.0.1:${clientPorts[i]}`,
       `jetstream { store_dir: "${store}", max_memory_store: 256MB, max_file_store: 2GB }`,
       `cluster { name: af-test, listen: 127.0.0.1:${routePorts[i]}, routes: [${routes}] }`,
       '',
     ].join('\n'));
-    const proc = spawn(natsServerBinary(), ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+  }
+  let stopping: Promise<void> | undefined;
+  const launch = (i: number): ClusterServer => {
+    const name = `n${i + 1}`;
+    const proc = spawn(natsServerBinary(), ['-c', confs[i]!], { stdio: ['ignore', 'ignore', 'pipe'] });
     let log = '';
     proc.stderr!.on('data', (c: Buffer) => { log = (log + c.toString()).slice(-16_384); });
     const exited = new Promise<void>((r) => proc.once('exit', () => r()));
-    servers.push({
+    void exited.then(() => { if (proc.signalCode === null && proc.exitCode !== 0 && !stopping) console.error(`nats-server ${name} exited:\n${log}`); });
+    return {
       name, url: `nats://127.0.0.1:${clientPorts[i]}`, port: clientPorts[i]!, proc, exited,
       kill(signal: NodeJS.Signals = 'SIGKILL') { if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal); },
-    });
-    void exited.then(() => { if (proc.signalCode === null && proc.exitCode !== 0 && !stopping) console.error(`nats-server ${name} exited:\n${log}`); });
-  }
-  let stopping: Promise<void> | undefined;
+    };
+  };
+  const servers = Array.from({ length: size }, (_, i) => launch(i));
   const handle: NatsClusterHandle = {
     servers,
     urls: servers.map((s) => s.url).join(','),
+    async restart(i) {
+      await servers[i]!.exited;
+      servers[i] = launch(i);
+      await untilAccepting(servers[i]!);
+      return servers[i]!;
+    },
     stop() {
       stopping ??= (async () => {
         for (const s of servers) s.kill('SIGTERM');
@@ -88,6 +103,22 @@ export async function startNatsCluster(size = 3): Promise<NatsClusterHandle> {
     throw e;
   }
   return handle;
+}
+
+/** Resolves once the server takes a client connection (it listens and has read its store). */
+async function untilAccepting(server: ClusterServer, timeoutMs = 30_000): Promise<void> {
+  const { connect } = await import('@nats-io/transport-node');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (server.proc.exitCode !== null || server.proc.signalCode !== null) throw new Error(`nats-server ${server.name} exited while starting again`);
+    try {
+      await (await connect({ servers: server.url, reconnect: false, timeout: 1000 })).close();
+      return;
+    } catch (e) {
+      if (Date.now() > deadline) throw new Error(`nats-server ${server.name} took no client in ${timeoutMs} ms: ${String(e)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 }
 
 async function waitForMetaLeader(urls: string): Promise<void> {

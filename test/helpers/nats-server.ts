@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { withDurability, type Durability } from '../../src/nats/durability.js';
 import { natsServerBinary } from '../../src/nats/server-binary.js';
 
 export interface NatsServerHandle {
@@ -23,13 +24,20 @@ const MAX_LOG_CHARS = 64 * 1024;
 
 /**
  * Start a throw-away nats-server with JetStream on a random loopback port.
- * Everything it writes lives in a fresh temp dir that `stop()` removes.
+ * Everything it writes lives in a fresh temp dir that `stop()` removes. `durability: 'fsync'` runs
+ * it with `sync_interval: always` (src/nats/durability.ts).
  */
-export async function startNatsServer(opts: { args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<NatsServerHandle> {
+export async function startNatsServer(opts: { args?: string[]; env?: NodeJS.ProcessEnv; durability?: Durability } = {}): Promise<NatsServerHandle> {
   const dir = await mkdtemp(join(tmpdir(), 'actorflow-nats-'));
   const storeDir = join(dir, 'js');
   const bin = natsServerBinary();
   const args = ['-a', '127.0.0.1', '-p', '-1', '-js', '-sd', storeDir, '--ports_file_dir', dir, ...(opts.args ?? [])];
+  if (opts.durability && opts.durability !== 'default') {
+    // The setting has no command-line flag: a config of just the jetstream block (the store stays -sd's).
+    const conf = join(dir, 'durability.conf');
+    await writeFile(conf, withDurability('jetstream {\n}\n', opts.durability));
+    args.unshift('-c', conf);
+  }
 
   let proc: ChildProcess;
   try {

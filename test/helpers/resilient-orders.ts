@@ -1,3 +1,4 @@
+import { isFault } from '../../src/domain/faults.js';
 import type { TaskRef } from '../../src/domain/task-token.js';
 import { decode } from '../../src/nats/codec.js';
 import { formatTimeline, ORDER_STEPS, ORDER_WORKFLOW } from '../../src/demo/order-fulfilment.js';
@@ -105,20 +106,39 @@ export function newTracking(): Tracking {
   return { activityCompleted: [], decisionCompleted: [], closed: new Set(), timersStarted: new Set(), errors: new Map() };
 }
 
-export function onError(t: Tracking) {
+/** An onError that counts errors by name (and the start of their message) in `t.errors`. */
+export function onError(t: Pick<Tracking, 'errors'>) {
   return (e: unknown) => {
     const name = e instanceof Error ? `${e.name}: ${e.message.slice(0, 60)}` : String(e);
     t.errors.set(name, (t.errors.get(name) ?? 0) + 1);
   };
 }
 
+/** Starts one order workflow; resolves with the run once the engine acknowledged the start. */
+export async function startOrder(client: ActorFlowClient, domain: string, workflowId: string): Promise<Run> {
+  const { runId } = await client.call('StartWorkflowExecution', {
+    domain, workflowId, workflowType: ORDER_WORKFLOW, input: JSON.stringify({ orderId: workflowId }), ...RUN_TIMEOUTS,
+  });
+  return { workflowId, runId };
+}
+
 export async function startOrders(client: ActorFlowClient, domain: string, ids: string[]): Promise<Run[]> {
-  return Promise.all(ids.map(async (workflowId) => {
-    const { runId } = await client.call('StartWorkflowExecution', {
-      domain, workflowId, workflowType: ORDER_WORKFLOW, input: JSON.stringify({ orderId: workflowId }), ...RUN_TIMEOUTS,
-    });
-    return { workflowId, runId };
-  }));
+  return Promise.all(ids.map((workflowId) => startOrder(client, domain, workflowId)));
+}
+
+/**
+ * `read()`, tried again on InternalFailure (the retryable fault, e.g. a read meeting a stream that
+ * just changed leader): up to 20 times, 500 ms apart.
+ */
+export async function retryingInternal<T>(read: () => Promise<T>): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await read();
+    } catch (e) {
+      if (!isFault(e, 'InternalFailure') || i >= 20) throw e;
+      await sleep(500);
+    }
+  }
 }
 
 export async function waitClosed(client: ActorFlowClient, domain: string, runs: Run[], timeoutMs: number): Promise<void> {

@@ -26,6 +26,11 @@ describe('AF_DURABILITY', () => {
     expect(() => embeddedNatsOptionsFromEnv({ AF_NATS_PORT: 'x' })).toThrow(/AF_NATS_PORT/);
   });
 
+  it('AF_NATS_STORE_DIR moves the embedded server\'s store', () => {
+    expect(embeddedNatsOptionsFromEnv({}).storeDir).toBeUndefined();
+    expect(embeddedNatsOptionsFromEnv({ AF_NATS_STORE_DIR: '/tmp/af-js' }).storeDir).toBe('/tmp/af-js');
+  });
+
   describe('reaches the embedded nats-server (its /varz)', () => {
     const started: { nats: EmbeddedNats; dir: string }[] = [];
     afterAll(async () => {

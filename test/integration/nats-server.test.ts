@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { freePort } from '../helpers/nats-cluster.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
 import { until } from '../helpers/until.js';
 
@@ -64,6 +65,19 @@ describe('test helper: startNatsServer', () => {
     await until(() => s.proc.signalCode !== null, { timeoutMs: 5_000, message: 'nats-server to die' });
     await s.stop();
     expect(existsSync(s.storeDir)).toBe(false);
+  });
+
+  it('durability fsync runs the server with sync_interval: always (its /varz), in the temp store', async () => {
+    const varz = async (durability: 'default' | 'fsync') => {
+      const monitor = await freePort();
+      server = await startNatsServer({ durability, args: ['-m', String(monitor)] });
+      const v = (await (await fetch(`http://127.0.0.1:${monitor}/varz`)).json()) as { jetstream: { config: { sync_always?: boolean; store_dir: string } } };
+      expect(v.jetstream.config.store_dir.startsWith(server.storeDir)).toBe(true);
+      await server.stop();
+      return v.jetstream.config.sync_always ?? false;
+    };
+    expect(await varz('fsync')).toBe(true);
+    expect(await varz('default')).toBe(false);
   });
 });
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyActorRef } from 'xstate';
 import { Fault } from '../../domain/faults.js';
-import { HistoryConflictError, TransitionTooLargeError, type HistoryStore } from '../../history/history-store.js';
+import { appendRetrying, TransitionTooLargeError, type HistoryStore } from '../../history/history-store.js';
 import type { SfnEventType, SfnRecord, SfnTaskRequest } from '../compile/contract.js';
 import type { SfnExecutionRecord } from './execution-records.js';
 import { asStored, type SfnStoredEvent } from './sfn-events.js';
@@ -46,7 +46,6 @@ export interface SfnCommit {
 /** The events the host itself records (ExecutionStarted): a pseudo actor id no machine uses. */
 export const HOST_ACTOR = '~host';
 
-const APPEND_ATTEMPTS = 3;
 const CLOSES_TASK = new Set<SfnEventType>(['ActivitySucceeded', 'ActivityFailed', 'ActivityTimedOut']);
 
 /**
@@ -223,17 +222,9 @@ export class SfnExecution {
     await this.append(plan.last.events, plan.last.extra);
   }
 
-  /** One history message behind the fence; transient failures are retried with the same msgID. */
+  /** One history message behind the fence; transient failures are retried with the same msgID (for seconds: a leader election). */
   private async append(events: SfnStoredEvent[], extra: unknown): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        this.lastSeq = await this.store.append(this.subject, this.rec.executionArn, asStored(events), this.lastSeq, this.writer, extra);
-        return;
-      } catch (e) {
-        if (e instanceof HistoryConflictError || e instanceof TransitionTooLargeError || attempt + 1 >= APPEND_ATTEMPTS) throw e;
-        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
-      }
-    }
+    this.lastSeq = await appendRetrying(() => this.store.append(this.subject, this.rec.executionArn, asStored(events), this.lastSeq, this.writer, extra));
   }
 
   /** Stops the actor; the execution must be rebuilt from its last history message before further use. */

@@ -19,6 +19,7 @@ import { HOST_ACTOR, SfnExecution, type SfnBook, type SfnCommit, type SfnTaskSta
 import { readRestorePoint } from './transition-chunks.js';
 import { encodeSfnTaskToken, type SfnTaskRef } from './sfn-task-token.js';
 import type { TaskTokens } from '../../domain/task-token.js';
+import { RebuildLater } from '../../runtime/rebuild-later.js';
 import { SingleFlight } from '../../runtime/single-flight.js';
 import type { RecoveryProgress } from '../../runtime/recovery-progress.js';
 import { DamagedRecordError, skipDamagedRun, type Quarantine } from '../../history/quarantine.js';
@@ -74,9 +75,12 @@ export class SfnHost implements PartitionHost {
   private readonly bySystem = new WeakMap<object, SfnExecution>();
   private constructing: SfnExecution | undefined;
   private readonly machines: MachineCache;
+  /** Executions dropped after a transition or rebuild that could not be stored, waiting to be rebuilt. */
+  private readonly rebuilds: RebuildLater;
 
   constructor(private readonly d: SfnHostDeps) {
     this.records = new ExecutionRecords(d.nats.sfnExecutions, () => d.clock.now(), d.quarantine);
+    this.rebuilds = new RebuildLater((executionArn, err) => d.log.warn({ err, executionArn }, 'could not rebuild the execution yet; trying again'));
     // While createActor runs, the root's first macrostep already evaluates (its actor system is
     // not mapped yet): the execution being constructed answers.
     const of = (system: unknown) => this.bySystem.get(system as object) ?? this.constructing;
@@ -309,7 +313,15 @@ export class SfnHost implements PartitionHost {
       if (this.d.router.owns(x.rec.partition)) this.open(x.rec.executionArn).catch((e) => this.d.log.error({ err: e }, 'rebuild failed'));
       return;
     }
-    this.d.log.error({ err, executionArn: x.rec.executionArn }, 'execution transition failed');
+    x.kill();
+    this.d.log.error({ err, executionArn: x.rec.executionArn }, 'execution transition failed; it will be rebuilt from history');
+    this.reopenLater(x.rec);
+  }
+
+  private reopenLater(rec: SfnExecutionRecord): void {
+    // A damaged history was reported (quarantined): the execution answers its fault, no retry.
+    const rebuild = () => this.open(rec.executionArn).catch((err: unknown) => { if (!(err instanceof DamagedRecordError)) throw err; });
+    this.rebuilds.schedule(rec.executionArn, rebuild, () => this.d.router.owns(rec.partition));
   }
 
   /**
@@ -323,6 +335,8 @@ export class SfnHost implements PartitionHost {
       try {
         return await x.serial(() => fn(x));
       } catch (e) {
+        // A transition that could not be stored killed the live copy: rebuild it even if the caller gives up.
+        if (!(e instanceof HistoryConflictError) && x.isDead) this.reopenLater(x.rec);
         if (!(e instanceof HistoryConflictError)) throw e;
         if (this.live.get(executionArn) === x) this.live.delete(executionArn);
         if (attempt >= 1) throw new Fault('InternalFailure', 'the execution changed concurrently; retry', { cause: e });
@@ -399,7 +413,10 @@ export class SfnHost implements PartitionHost {
           if (await this.restore(rec)) { n++; progress?.rebuilt(); }
         } catch (err) {
           // A damaged history was reported (quarantined) already; the execution answers its fault.
-          if (!(err instanceof DamagedRecordError)) this.d.log.error({ err, executionArn: rec.executionArn }, 'could not rebuild execution');
+          if (!(err instanceof DamagedRecordError)) {
+            this.d.log.error({ err, executionArn: rec.executionArn }, 'could not rebuild execution; trying again');
+            this.reopenLater(rec);
+          }
         }
       }
     }));
@@ -425,6 +442,7 @@ export class SfnHost implements PartitionHost {
 
   /** Graceful stop: operations already queued finish, then every actor stops (nothing is written). */
   async stop(): Promise<void> {
+    this.rebuilds.stop();
     await Promise.all([...this.live.values()].map((x) => x.settled()));
     for (const x of this.live.values()) x.kill();
     this.live.clear();
