@@ -30,9 +30,9 @@ let seq = 0;
 /** A name unique in this process. */
 export const freshName = (label: string): string => `${label}-${process.pid}-${++seq}`;
 
-/** Creates a state machine of `definition` under a fresh name; returns its ARN. */
-export async function createMachine(sfn: SFNClient, definition: object): Promise<string> {
-  const r = await sfn.send(new CreateStateMachineCommand({ name: freshName('sm'), roleArn: SFN_ROLE, definition: JSON.stringify(definition) }));
+/** Creates a state machine of `definition` (under a fresh name unless given); returns its ARN. */
+export async function createMachine(sfn: SFNClient, definition: object, name = freshName('sm')): Promise<string> {
+  const r = await sfn.send(new CreateStateMachineCommand({ name, roleArn: SFN_ROLE, definition: JSON.stringify(definition) }));
   return r.stateMachineArn!;
 }
 

@@ -34,8 +34,42 @@ export interface SfnTaskRequest {
   heartbeatSeconds?: number;
 }
 
+/**
+ * How the host sets an event's previousEventId when it is not simply the last event of the recording
+ * actor (its "chain"), as AWS links Map and Parallel states: a branch or iteration starts from its
+ * state's start event, the events that close the state link to the last event of what finished.
+ * Chains are actor ids (the position of an actor's next event) or a Map visit's prefix.
+ */
+export interface SfnLink {
+  /** previousEventId is the position of chain `from`, not the recorder's. */
+  from?: string;
+  /** …or the oldest position waiting in queue `pull` (a Map slot whose iteration finished), when one waits. */
+  pull?: string;
+  /** previousEventId 0 (AWS: ExecutionAborted). */
+  none?: true;
+  /** The recorder's chain stays where it was (AWS: MapIterationSucceeded, MapStateSucceeded, ParallelStateSucceeded). */
+  keep?: true;
+  /** Chains that start at this event (a branch at ParallelStateStarted, an iteration at its MapIterationStarted). */
+  seed?: string[];
+  /** Chain that moves up to this event (a Map whose slot has no more items to run). */
+  join?: string;
+  /** Queue that gets the position of chain `from` (a Map slot free for the next iteration). */
+  push?: string;
+  /** Chains and queues that are done with, after this event. */
+  drop?: string[];
+}
+
+/** Linking work with no event of its own, done in order with the events around it. */
+export type SfnLinkOp =
+  /** Chain `into` moves up to the latest position of the `from` chains (a finished branch or iteration). */
+  | { op: 'join'; into: string; from: string[] }
+  /** Chains and queues that are done with. */
+  | { op: 'drop'; keys: string[] };
+
 /** One history event as a machine records it; the host adds id, previousEventId and timestamp. */
 export interface SfnRecord {
+  /** Linking other than "the recorder's last event" (see SfnLink). */
+  link?: SfnLink;
   type: SfnEventType;
   /** The `<camelType>EventDetails` member (strings for input/output JSON, as AWS sends them). */
   details?: Record<string, unknown>;
@@ -63,6 +97,8 @@ export interface SfnHooks {
   executionInput(system: unknown): unknown;
   /** A child actor finished for good: the host may forget its bookkeeping. Optional. */
   ended?(system: unknown, actorId: string): void;
+  /** Linking work without an event (see SfnLinkOp), in order with the records. Optional. */
+  link?(system: unknown, op: SfnLinkOp): void;
 }
 
 /** The root machine's input. */

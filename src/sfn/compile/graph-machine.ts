@@ -4,7 +4,7 @@ import type {
   ChoiceState, FailState, MapState, ParallelState, PassState, State, StateGraph, SucceedState, TaskState, WaitState,
 } from '../asl/types.js';
 import { runChoice } from './choice-state.js';
-import type { SfnExecutionOutput, SfnHooks, SfnRecord } from './contract.js';
+import type { SfnExecutionOutput, SfnHooks, SfnLinkOp, SfnRecord } from './contract.js';
 import { initialContext, json, type GraphContext, type GraphEvent, type GraphInput } from './graph-context.js';
 import { graphNames, type GraphNames } from './graph-names.js';
 import { countRecords, type UnrecordedCounts } from './history-limit.js';
@@ -51,8 +51,9 @@ function outcomeRecord(o: SfnExecutionOutput): SfnRecord {
   const details: Record<string, unknown> = {};
   if (o.error) details.error = o.error;
   if (o.cause) details.cause = o.cause;
-  const type = o.status === 'FAILED' ? 'ExecutionFailed' : o.status === 'TIMED_OUT' ? 'ExecutionTimedOut' : 'ExecutionAborted';
-  return { type, details };
+  // AWS links ExecutionAborted to no event (recorded: WaitStateEntered #2, then ExecutionAborted #3 with previousEventId 0).
+  if (o.status === 'ABORTED') return { type: 'ExecutionAborted', details, link: { none: true } };
+  return { type: o.status === 'FAILED' ? 'ExecutionFailed' : 'ExecutionTimedOut', details };
 }
 
 /**
@@ -98,6 +99,7 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
       const s = countRecords(draft, before, o.limit, o.hooks.used(system) + o.unrecorded.of(system));
       o.unrecorded.add(system, s.records.length);
       enqueue.assign(() => s.ctx);
+      for (const l of s.links) enqueue({ type: 'link', params: l });
       for (const r of s.records) enqueue({ type: 'record', params: r });
       // Stopping an id that is not a child (any more) is a no-op.
       for (const id of s.stops) {
@@ -160,6 +162,7 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
         o.hooks.record(self.system, self.id, params);
       },
       ended: ({ self }: { self: AnyActorRef }, params: { id: string }) => o.hooks.ended?.(self.system, params.id),
+      link: ({ self }: { self: AnyActorRef }, params: SfnLinkOp) => o.hooks.link?.(self.system, params),
       enterState: step((s, def, _e, p) => enterState(s, p.state, def)),
       runPass: step((s, def) => runPass(s, def as PassState)),
       runSucceed: step((s, def) => runSucceed(s, def as SucceedState)),

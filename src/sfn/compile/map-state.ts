@@ -4,7 +4,7 @@ import { readPath } from '../asl/json-path.js';
 import { evaluateTemplate } from '../asl/payload-template.js';
 import type { MapState } from '../asl/types.js';
 import type { SfnExecutionOutput } from './contract.js';
-import { GO_WAIT, json } from './graph-context.js';
+import { GO_WAIT, json, type Fault } from './graph-context.js';
 import { isKid, keepResult, kidFault, kidIndex, newKids, resumeKids, startKids, type KidBuild } from './kids.js';
 import { checkedJson, dataLimitFault } from './payload-limit.js';
 import { decideFault } from './retry-catch.js';
@@ -48,7 +48,7 @@ export function runMap(s: Step, name: string, def: MapState): void {
   s.record('MapStateStarted', { length: r.value.total });
   s.ctx.kids = newKids(s, name, r.value.total, r.value.max);
   if (r.value.total === 0) {
-    s.record('MapStateSucceeded');
+    s.record('MapStateSucceeded', undefined, { link: { keep: true } });
     finishWithResult(s, def, []);
     return;
   }
@@ -61,8 +61,7 @@ function startIterations(s: Step, name: string, def: MapState): void {
   if (s.ctx.kids!.next >= s.ctx.kids!.total) return;
   const got = s.attempt(() => itemsOf(s, name, def));
   if (!got.ok) {
-    s.record('MapStateFailed');
-    decideFault(s, def, got.fault);
+    failMap(s, def, got.fault);
     return;
   }
   const { effective, items } = got.value;
@@ -72,13 +71,18 @@ function startIterations(s: Step, name: string, def: MapState): void {
     if (!r.ok) return { fault: r.fault };
     const j = checkedJson(r.value, name);
     if (!j.ok) return { fault: j.fault };
-    s.record('MapIterationStarted', { name, index });
+    // A slot's next iteration links to the last event of the one before it, the first ones to MapStateStarted.
+    const kid = s.ctx.kids!.prefix + index;
+    s.record('MapIterationStarted', { name, index }, { link: { pull: s.ctx.kids!.prefix, keep: true, seed: [kid] } });
     return { src: s.env.srcOf(name, 0), input: { data: r.value, co, execDeadline: null } };
   });
-  if (fault) {
-    s.record('MapStateFailed');
-    decideFault(s, def, fault);
-  }
+  if (fault) failMap(s, def, fault);
+}
+
+/** The Map state fails (MapStateFailed unless a retrier takes it, as AWS records it); its slots' queue goes. */
+function failMap(s: Step, def: MapState, fault: Fault): void {
+  s.links.push({ op: 'drop', keys: [s.ctx.kids!.prefix] });
+  decideFault(s, def, fault, () => s.record('MapStateFailed'));
 }
 
 /** The turn after a yield: start the next iterations. */
@@ -91,22 +95,25 @@ export function mapResume(s: Step, name: string, def: MapState): void {
 export function mapKidDone(s: Step, name: string, def: MapState, actorId: string, out: SfnExecutionOutput): void {
   if (!isKid(s.ctx, actorId)) return;
   const index = kidIndex(s.ctx, actorId);
+  const slots = s.ctx.kids!.prefix;
   s.stops.push(actorId);
   if (out.status !== 'SUCCEEDED') {
-    s.record('MapIterationFailed', { name, index });
-    s.record('MapStateFailed');
-    decideFault(s, def, kidFault(out));
+    // What follows (MapStateFailed, a retry's MapStateStarted) links to the iteration's last event.
+    s.links.push({ op: 'join', into: s.env.selfId, from: [actorId] });
+    s.record('MapIterationFailed', { name, index }, { link: { from: actorId, keep: true } });
+    failMap(s, def, kidFault(out));
     return;
   }
-  s.record('MapIterationSucceeded', { name, index });
+  // The slot runs the next item from the iteration's last event; with none left, the state's close links here.
+  const more = s.ctx.kids!.next < s.ctx.kids!.total;
+  s.record('MapIterationSucceeded', { name, index }, { link: { from: actorId, keep: true, ...(more ? { push: slots } : { join: s.env.selfId }) } });
   if (!keepResult(s, actorId, out.output)) {
-    s.record('MapStateFailed');
-    decideFault(s, def, dataLimitFault(name));
+    failMap(s, def, dataLimitFault(name));
     return;
   }
   const k = s.ctx.kids!;
   if (k.finished === k.total) {
-    s.record('MapStateSucceeded');
+    s.record('MapStateSucceeded', undefined, { link: { keep: true, drop: [slots] } });
     finishWithResult(s, def, k.results);
     return;
   }

@@ -24,8 +24,9 @@ export function runParallel(s: Step, name: string, def: ParallelState): void {
     decideFault(s, def, (j as { fault: Fault }).fault);
     return;
   }
-  s.record('ParallelStateStarted');
   const kids = newKids(s, name, def.Branches.length, def.Branches.length);
+  // Every branch's first event links to ParallelStateStarted.
+  s.record('ParallelStateStarted', undefined, { link: { seed: def.Branches.map((_b, i) => kids.prefix + i) } });
   // Branches of later turns get the same input (Parameters may hold States.UUID(): not evaluated again).
   if (kids.total > KIDS_PER_TURN) kids.input = r.value;
   s.ctx.kids = kids;
@@ -47,19 +48,27 @@ export function parallelResume(s: Step, name: string): void {
 export function parallelKidDone(s: Step, name: string, def: ParallelState, actorId: string, out: SfnExecutionOutput): void {
   if (!isKid(s.ctx, actorId)) return;
   s.stops.push(actorId);
+  // What closes the state links to the latest last event of its branches.
+  s.links.push({ op: 'join', into: s.env.selfId, from: [actorId] });
   if (out.status !== 'SUCCEEDED') {
-    s.record('ParallelStateFailed');
-    decideFault(s, def, kidFault(out));
+    failParallel(s, def, kidFault(out));
     return;
   }
   if (!keepResult(s, actorId, out.output)) {
-    s.record('ParallelStateFailed');
-    decideFault(s, def, dataLimitFault(name));
+    failParallel(s, def, dataLimitFault(name));
     return;
   }
   const k = s.ctx.kids!;
   if (k.finished === k.total) {
-    s.record('ParallelStateSucceeded');
+    s.record('ParallelStateSucceeded', undefined, { link: { keep: true } });
     finishWithResult(s, def, k.results);
   }
+}
+
+/** The Parallel state fails: its running branches count for the link, unstarted ones are dropped; ParallelStateFailed unless retried. */
+function failParallel(s: Step, def: ParallelState, fault: Fault): void {
+  const k = s.ctx.kids!;
+  s.links.push({ op: 'join', into: s.env.selfId, from: Object.keys(k.live) });
+  if (k.next < k.total) s.links.push({ op: 'drop', keys: Array.from({ length: k.total - k.next }, (_v, i) => k.prefix + (k.next + i)) });
+  decideFault(s, def, fault, () => s.record('ParallelStateFailed'));
 }

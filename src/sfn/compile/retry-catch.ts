@@ -16,9 +16,10 @@ function handleable(error: string): boolean {
 /**
  * A state failed with `fault`: the first matching retrier retries it (if it has attempts left, after
  * its delay), else the first matching catcher moves on with `{Error, Cause}` placed by its ResultPath,
- * else the graph fails.
+ * else the graph fails. `unretried` runs first when no retrier takes it (AWS records MapStateFailed
+ * and ParallelStateFailed only then).
  */
-export function decideFault(s: Step, def: State, fault: Fault): void {
+export function decideFault(s: Step, def: State, fault: Fault, unretried?: () => void): void {
   const { Retry = [], Catch = [] } = def as Handles;
   if (handleable(fault.error)) {
     const i = Retry.findIndex((r) => matchesError(r.ErrorEquals, fault.error));
@@ -34,6 +35,7 @@ export function decideFault(s: Step, def: State, fault: Fault): void {
         return;
       }
     }
+    unretried?.();
     const c = Catch.find((k) => matchesError(k.ErrorEquals, fault.error));
     if (c) {
       const r = s.attempt(() => applyResultPath(s.ctx.input, { Error: fault.error, Cause: fault.cause }, c.ResultPath));
@@ -50,6 +52,7 @@ export function decideFault(s: Step, def: State, fault: Fault): void {
       return;
     }
   }
+  if (!handleable(fault.error)) unretried?.();
   s.fail(fault);
 }
 

@@ -1,7 +1,7 @@
 import type { MachineClock } from '../../../machines/history-event.js';
 import { AslError, StateRuntimeError } from '../asl/errors.js';
 import type { StateGraph } from '../asl/types.js';
-import type { SfnEventType, SfnRecord } from './contract.js';
+import type { SfnEventType, SfnLinkOp, SfnRecord } from './contract.js';
 import { contextObject, GO_FAIL, type Fault, type GraphContext, type GraphInput } from './graph-context.js';
 import { inStateCause } from './state-cause.js';
 
@@ -35,6 +35,8 @@ export interface StepEnv {
 export class Step {
   readonly ctx: GraphContext;
   readonly records: SfnRecord[] = [];
+  /** Linking work without an event (see SfnLinkOp); done before this step's records. */
+  readonly links: SfnLinkOp[] = [];
   readonly spawns: Spawn[] = [];
   readonly stops: string[] = [];
   readonly sends: Array<{ to: string; event: { type: string } }> = [];

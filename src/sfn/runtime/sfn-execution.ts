@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { AnyActorRef } from 'xstate';
 import { Fault } from '../../domain/faults.js';
 import { appendRetrying, TransitionTooLargeError, type HistoryStore } from '../../history/history-store.js';
-import type { SfnEventType, SfnRecord, SfnTaskRequest } from '../compile/contract.js';
+import type { SfnEventType, SfnLinkOp, SfnRecord, SfnTaskRequest } from '../compile/contract.js';
+import { advance, applyLinkOp, previousOf } from './event-links.js';
 import type { SfnExecutionRecord } from './execution-records.js';
 import { asStored, type SfnStoredEvent } from './sfn-events.js';
 import { StoredText } from './stored-text.js';
@@ -19,8 +20,10 @@ export interface SfnTaskState {
 /** The host's per-execution bookkeeping, persisted with every transition beside the root's snapshot. */
 export interface SfnBook {
   lastEventId: number;
-  /** The last event id each actor recorded (previousEventId of its next event). */
+  /** Per chain (an actor, a Map visit): the previousEventId of its next event (see event-links.ts). */
   last: Record<string, number>;
+  /** Per Map visit: positions of slots waiting for their next iteration. */
+  queues?: Record<string, number[]>;
   tasks: Record<string, SfnTaskState>;
   /** Per actor: the id and state name of its last `<Type>StateEntered` (for causes that name the state). */
   entered?: Record<string, [number, string]>;
@@ -54,8 +57,8 @@ const CLOSES_TASK = new Set<SfnEventType>(['ActivitySucceeded', 'ActivityFailed'
  */
 export class SfnExecution {
   actor: AnyActorRef | undefined;
-  /** Recorded events not yet persisted, in order; `e: null` marks an actor that ended (its bookkeeping goes). */
-  private pending: { actorId: string; e: SfnRecord | null }[] = [];
+  /** Recorded events not yet persisted, in order; `e: null` marks an actor that ended (its bookkeeping goes), or a link op. */
+  private pending: { actorId: string; e: SfnRecord | null; op?: SfnLinkOp }[] = [];
   private recordedPending = 0;
   private parsedInput: { v: unknown } | undefined;
   private tail: Promise<unknown> = Promise.resolve();
@@ -123,6 +126,11 @@ export class SfnExecution {
     this.pending.push({ actorId, e: null });
   }
 
+  /** Linking work of a machine without an event (in order with the events). */
+  link(op: SfnLinkOp): void {
+    this.pending.push({ actorId: '', e: null, op });
+  }
+
   /** The hook target: a machine of this execution recorded an event. Persisted by the next flush. */
   record(actorId: string, e: SfnRecord): void {
     this.pending.push({ actorId, e });
@@ -158,14 +166,16 @@ export class SfnExecution {
     this.recordedPending = 0;
     this.endedBefore = this.endedNow;
     this.endedNow = new Map();
-    for (const { actorId, e } of this.pending.splice(0)) {
+    for (const { actorId, e, op } of this.pending.splice(0)) {
       if (e === null) {
-        forgetActor(this.book, actorId, this.endedNow);
+        if (op) applyLinkOp(this.book, op);
+        else forgetActor(this.book, actorId, this.endedNow);
         continue;
       }
       const id = ++this.book.lastEventId;
-      c.events.push({ type: e.type, id, at, attrs: this.text.details(e.details ?? {}, this.entered), prev: this.book.last[actorId] ?? 0 });
-      this.book.last[actorId] = id;
+      const prev = previousOf(this.book, actorId, e.link);
+      c.events.push({ type: e.type, id, at, attrs: this.text.details(e.details ?? {}, this.entered), prev });
+      advance(this.book, actorId, id, e.link);
       if (e.type.endsWith('StateEntered')) (this.book.entered ??= {})[actorId] = [id, String(e.details?.name ?? '')];
       if (e.type === 'ActivityScheduled' && e.task) {
         this.book.tasks[e.task.key] = { resource: e.task.resource, input: this.text.json(e.task.input), scheduledEventId: id, status: 'scheduled' };
@@ -244,6 +254,7 @@ export class SfnExecution {
 function forgetActor(book: SfnBook, actorId: string, ended: Map<string, readonly [number, string]>): void {
   const mine = (k: string) => k === actorId || k.startsWith(`${actorId}/`) || k.startsWith(`${actorId}#`);
   for (const k of Object.keys(book.last)) if (mine(k)) delete book.last[k];
+  if (book.queues) for (const k of Object.keys(book.queues)) if (mine(k)) delete book.queues[k];
   if (book.entered) for (const k of Object.keys(book.entered)) if (mine(k)) { ended.set(k, book.entered[k]!); delete book.entered[k]; }
   for (const [k, t] of Object.entries(book.tasks)) if (t.status === 'closed' && mine(k)) delete book.tasks[k];
 }

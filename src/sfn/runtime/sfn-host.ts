@@ -89,6 +89,7 @@ export class SfnHost implements PartitionHost {
       used: (system) => of(system)?.used ?? 0,
       executionInput: (system) => of(system)?.executionInput ?? null,
       ended: (system, actorId) => of(system)?.ended(actorId),
+      link: (system, op) => of(system)?.link(op),
     });
   }
 
