@@ -290,7 +290,9 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
       wanted.set(this.subject(key), key);
     }
     if (wanted.size === 0) return 0;
-    const filters = partitions.size === totalPartitions ? [this.nats.subjects.historyAll()] : [...partitions].map((p) => this.nats.subjects.historyPartition(p));
+    // Only partitions with open runs are read: another partition's history (closed runs, or none) is not needed.
+    const withRuns = new Set([...wanted.values()].map((k) => k.partition));
+    const filters = partitions.size === totalPartitions ? [this.nats.subjects.historyAll()] : [...withRuns].map((p) => this.nats.subjects.historyPartition(p));
     // Each run folds its transitions as they stream by: only recent ones stay in memory.
     const building = new Map<string, Execution | null>();
     for (const filter of filters) {
