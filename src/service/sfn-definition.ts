@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Fault } from '../domain/faults.js';
 import type { InputReader } from '../domain/validate.js';
-import { InvalidDefinitionError } from '../sfn/asl/validate-definition.js';
+import { InvalidDefinitionError, MAX_DEFINITION_LENGTH } from '../sfn/asl/validate-definition.js';
 import { validateDefinitionOffThread } from '../sfn/runtime/definition-parser.js';
-
-/** AWS's limit on a definition: 1 MiB. */
-const MAX_DEFINITION = 1_048_576;
 
 /** Reads `definition`: length 1–1 MiB into `r`'s problems (checked by `checkDefinition` once `r.done()` passed). */
 export function readDefinition(r: InputReader, required: boolean): string | undefined {
-  return r.str('definition', { min: 1, max: MAX_DEFINITION, required });
+  return r.str('definition', { min: 1, max: MAX_DEFINITION_LENGTH, required });
 }
 
 /** Validates States Language text; problems → InvalidDefinition with the validator's AWS-style message. */
