@@ -113,6 +113,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const retention = new Retention(nats.js, nats.jsm, s, clock, log.child({ c: 'retention' }), quarantine);
   const owner: PartitionOwner = new PartitionOwner(nats, store, queues, createMachineSet(clock, inspector?.inspect), log.child({ c: 'owner' }), {
     sleepAfterMs: config.sleepAfterMs,
+    owns: (p) => router.owns(p),
     registry,
     tokens,
     quarantine,
@@ -136,7 +137,8 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   owner.useEffects(new CrossRunEffects(router, log.child({ c: 'cross-run' })));
   // Requests for a run go to its partition's owner: in-process here, over af.part.<p>.* elsewhere.
   // Step Functions executions: their own host on the same partitions, router, history and task lists.
-  const sfn = new SfnHost({ nats, store, queues, router, registry, clock, tokens, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect, quarantine });
+  const sfn = new SfnHost({ nats, store, queues, router, registry, clock, tokens, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect, quarantine,
+    sleepAfterMs: config.sleepAfterMs, onConflict: (p) => { void leases?.checkOwnership(p); } });
   router.register(sfn.ownerOps());
   const ctx: ServiceContext = { registry, router, queues, store, visibility, subjects: s, clock, log, region: config.region, account: config.account, tokens };
   ctx.sfnExecutions = sfn.records;
@@ -198,6 +200,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
       const mem = process.memoryUsage();
       m.respond(new TextEncoder().encode(JSON.stringify({
         heapUsed: mem.heapUsed, rss: mem.rss, liveRuns: owner.liveCount, sleepingRuns: owner.sleepingCount,
+        sfnLive: sfn.liveCount, sfnSleeping: sfn.sleepingCount,
       })));
     },
   });

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { HistoryEvent } from '../../machines/history-event.js';
 import { activityByScheduled, foldHistory, type ExecutionState } from '../../machines/execution-state.js';
 import { Fault } from '../domain/faults.js';
-import { appendRetrying, TransitionTooLargeError, type HistoryStore } from '../history/history-store.js';
+import { TransitionTooLargeError, type HistoryStore } from '../history/history-store.js';
+import { LiveExecution } from '../engine/live-execution.js';
 import { EventBatch } from './event-batch.js';
 import { ExecutionActors, type MachineSet } from './execution-actors.js';
 import { EventLog } from './event-log.js';
@@ -16,7 +16,7 @@ export interface RunKey {
 }
 
 /** What a run needs from its owner; the owner provides NATS-backed effects. */
-export interface ExecutionHost {
+export interface RunHost {
   store: HistoryStore;
   machines: MachineSet;
   subject(key: RunKey): string;
@@ -35,24 +35,19 @@ export const MAX_HISTORY_EVENTS = 25_000;
  * through `transact`, one at a time: build events from the current state, append them to
  * JetStream, then feed them to the actors (persist, then act).
  */
-export class Execution {
+export class Execution extends LiveExecution {
   /** The run's history: the first event, an index, recent transitions; older ones are read back on demand. */
   readonly log: EventLog;
-  private lastSeq: number;
   readonly actors: ExecutionActors;
-  private tail: Promise<unknown> = Promise.resolve();
-  private dead = false;
-  /** Identifies this live copy in msgIDs (see HistoryStore.append). */
-  private readonly writer = randomBytes(6).toString('base64url');
 
   /**
    * Built from the run's first stored transition; a rebuild feeds the rest with `replay` and then
    * calls `replayed`. Meanwhile the actors' timers are held (a deadline already past must not fire
    * before the later transitions are in).
    */
-  constructor(readonly key: RunKey, private readonly host: ExecutionHost, first: { events: HistoryEvent[]; seq: number; bytes?: number }, replaying = false) {
+  constructor(readonly key: RunKey, private readonly host: RunHost, first: { events: HistoryEvent[]; seq: number; bytes?: number }, replaying = false) {
+    super(host.subject(key), key.runId, host.store, host.machines.clock, first.seq);
     this.log = new EventLog((seq) => host.store.readTransition(seq));
-    this.lastSeq = first.seq;
     if (replaying) this.gate = new GatedClock(host.machines.clock);
     this.actors = new ExecutionActors(host.machines, {
       workflowTimedOut: () => this.later((s, b) => {
@@ -77,7 +72,6 @@ export class Execution {
     }, first.events[0]!, this.gate);
     this.log.push(first.events, first.seq, first.bytes);
     this.actors.apply(first.events);
-    this.lastActive = host.machines.clock.now();
   }
 
   /** Holds the actors' timers while a rebuild streams the history in. */
@@ -102,38 +96,6 @@ export class Execution {
 
   get isClosed(): boolean {
     return this.state.closeStatus !== null;
-  }
-
-  get isDead(): boolean {
-    return this.dead;
-  }
-
-  /** Operations queued or running on this run. */
-  private pending = 0;
-  /** When the last operation finished (engine clock ms): idle runs may be put to sleep. */
-  lastActive = 0;
-
-  get busy(): boolean {
-    return this.pending > 0;
-  }
-
-  /** Resolves when every operation queued so far has finished. */
-  settled(): Promise<unknown> {
-    return this.tail;
-  }
-
-  /** Runs `fn` after every earlier operation on this run has finished. */
-  serial<T>(fn: () => Promise<T>): Promise<T> {
-    this.pending++;
-    const run = this.tail.then(() => {
-      if (this.dead) throw new Fault('InternalFailure', 'execution was reloaded; retry');
-      return fn();
-    }).finally(() => {
-      this.pending--;
-      this.lastActive = this.host.machines.clock.now();
-    });
-    this.tail = run.catch(() => undefined);
-    return run;
   }
 
   /** A timer of an actor came due: append its event in turn (it is a no-op if the state moved on). */
@@ -174,9 +136,8 @@ export class Execution {
   }
 
   private async append(events: HistoryEvent[]): Promise<void> {
-    const subject = this.host.subject(this.key);
     try {
-      this.lastSeq = await appendRetrying(() => this.host.store.append(subject, this.key.runId, events, this.lastSeq, this.writer));
+      await this.appendFenced(events);
     } catch (e) {
       if (e instanceof TransitionTooLargeError) {
         throw new Fault('ValidationException', `this request would add ${e.bytes} bytes of history in one transition; the limit is about 960 KB`);
@@ -187,14 +148,11 @@ export class Execution {
     }
   }
 
-  /** Stops the actors' timers (shutdown): operations already queued still finish. */
-  freeze(): void {
-    this.actors.stopAll();
+  nextDeadline(): number {
+    return this.actors.nextDeadline();
   }
 
-  /** Stops the actors; the run must be rebuilt from history before it is used again. */
-  kill(): void {
-    this.dead = true;
+  protected stopActors(): void {
     this.actors.stopAll();
   }
 }

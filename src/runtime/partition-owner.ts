@@ -3,19 +3,19 @@ import type { HistoryEvent } from '../../machines/history-event.js';
 import { Fault, fault } from '../domain/faults.js';
 import type { HistoryStore } from '../history/history-store.js';
 import type { TaskQueues } from '../matching/task-queues.js';
+import type { TaskMessage } from '../matching/task-message.js';
 import type { Nats } from '../nats/infrastructure.js';
 import { encode } from '../nats/codec.js';
 import { kvToken } from '../nats/subjects.js';
 import { CLOSE_EVENTS, foldHistory, type ExecutionState } from '../../machines/execution-state.js';
 import type { HeartbeatMark, MachineSet } from './execution-actors.js';
-import { Execution, type ExecutionHost, type RunKey } from './execution.js';
-import { DeadlineQueue } from './deadline-queue.js';
+import { Execution, type RunHost, type RunKey } from './execution.js';
+import { ExecutionHost, type ExecutionKind, type Sleeper } from '../engine/execution-host.js';
+import { forEachPooled } from '../engine/pool.js';
 import type { Registry } from '../registry/registry.js';
-import { HistoryConflictError, type RunHistory } from '../history/history-store.js';
 import { DamagedRecordError, UNREPORTED, type Quarantine } from '../history/quarantine.js';
 import type { PartitionHost } from './partition-host.js';
 import type { TaskTokens } from '../domain/task-token.js';
-import { SingleFlight } from './single-flight.js';
 import type { RecoveryProgress } from './recovery-progress.js';
 import { EventLog } from './event-log.js';
 
@@ -46,24 +46,24 @@ export interface RunView {
 
 export const runsKey = (domain: string, workflowId: string) => `${kvToken(domain)}.${kvToken(workflowId)}`;
 
-/**
- * What a sleeping run keeps in memory: its partition and next deadline (the rest of its key is in
- * the map key), plus its heartbeat clocks when it has started activities with heartbeat timeouts.
- */
-interface Sleeper {
-  partition: number;
-  wakeAt: number;
-  heartbeats?: Map<number, HeartbeatMark>;
+/** A run's id in the execution host: its partition and key (a sleeping run is woken from it alone). */
+const runId = (k: RunKey): string => `${k.partition}\u0000${k.domain}\u0000${k.workflowId}\u0000${k.runId}`;
+
+function keyOf(id: string): RunKey {
+  const [partition, domain, workflowId, runId] = id.split('\u0000') as [string, string, string, string];
+  return { domain, workflowId, runId, partition: Number(partition) };
 }
 
-function keyOf(id: string, partition: number): RunKey {
-  const [domain, workflowId, runId] = id.split('\u0000') as [string, string, string];
-  return { domain, workflowId, runId, partition };
-}
+/** What a sleeping run keeps: the heartbeat clocks of its started activities (heartbeats write no history). */
+type RunMemo = Map<number, HeartbeatMark>;
 
 export interface OwnerOptions {
   /** Put a run to sleep (drop its actors and history from memory) after this long without work. */
   sleepAfterMs: number;
+  /** Whether this node owns a partition now (the router's view of the leases). */
+  owns?: (partition: number) => boolean;
+  /** Rebuild this many runs at a time at recovery. */
+  recoveryConcurrency?: number;
   /** Domains and types (decisions that start runs read workflow types). */
   registry?: Registry;
   /** Seals the task tokens handed out when a task starts. */
@@ -86,23 +86,17 @@ export interface OwnerOptions {
 const VISIBLE = new Set(['WorkflowExecutionStarted', 'WorkflowExecutionCancelRequested', ...Object.keys(CLOSE_EVENTS)]);
 
 const RECOVERY_CONCURRENCY = 64;
-/** How long a task enqueue keeps retrying after its transition was persisted. */
-const ENQUEUE_RETRY_MS = 30_000;
 
 /**
  * Owns the runs of its partitions: a flat registry of live executions, loaded from history on
  * demand, with the NATS effects each transition needs once it is persisted.
  */
-export class PartitionOwner implements ExecutionHost, PartitionHost {
-  private readonly live = new Map<string, Execution>();
-  private readonly loading = new SingleFlight<string, Execution | undefined>();
-  /** Stream sequences of queued (unstarted) tasks, per run then per `<kind><scheduledEventId>`. */
-  private readonly taskSeqs = new Map<string, Map<string, number>>();
+export class PartitionOwner implements RunHost, PartitionHost, ExecutionKind<Execution, RunMemo> {
+  readonly name = 'swf';
+  /** Live and sleeping runs, their wake-ups and queued tasks: the engine's host, shared with every kind. */
+  readonly host: ExecutionHost<Execution, RunMemo>;
   /** Runs whose close is being cleaned up: reads must not rebuild them meanwhile. */
   private readonly closing = new Set<string>();
-  private readonly sleeping = new Map<string, Sleeper>();
-  private readonly wakeups: DeadlineQueue;
-  private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     readonly nats: Nats,
@@ -112,20 +106,13 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
     readonly log: Logger,
     private readonly opts: OwnerOptions = { sleepAfterMs: 30_000 },
   ) {
-    this.wakeups = new DeadlineQueue(machines.clock, (id, at) => {
-      const s = this.sleeping.get(id);
-      if (s && s.wakeAt === at) this.open(keyOf(id, s.partition)).catch((err) => this.log.error({ err, id }, 'wake-up failed'));
-    });
-    this.sweeper = setInterval(() => this.sleepIdle(), Math.max(50, Math.min(5000, opts.sleepAfterMs / 2)));
-    this.sweeper.unref();
+    this.host = new ExecutionHost<Execution, RunMemo>(queues, machines.clock, log, {
+      sleepAfterMs: opts.sleepAfterMs, owns: (p) => this.opts.owns?.(p) ?? true, onConflict: (p) => this.opts.onConflict?.(p),
+    }).serve(this);
   }
 
   subject(key: RunKey): string {
     return this.nats.subjects.history(key.partition, key.domain, key.workflowId, key.runId);
-  }
-
-  private static id(k: { domain: string; workflowId: string; runId: string }): string {
-    return `${k.domain}\u0000${k.workflowId}\u0000${k.runId}`;
   }
 
   /** Wires the cross-run effects (they need the router, which needs this owner). */
@@ -144,70 +131,55 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
   }
 
   get liveCount(): number {
-    return this.live.size;
+    return this.host.liveCount;
   }
 
   get sleepingCount(): number {
-    return this.sleeping.size;
+    return this.host.sleepingCount;
   }
 
-  /**
-   * Puts runs that had no work for `sleepAfterMs` to sleep: their actors stop, their history leaves
-   * memory, and only the next deadline stays (in the wake-up queue). A request or the deadline
-   * rebuilds them from history.
-   */
+  /** Puts runs that had no work for `sleepAfterMs` to sleep (see ExecutionHost.sleepIdle). */
   sleepIdle(): number {
-    const now = this.machines.clock.now();
-    let n = 0;
-    for (const [id, run] of this.live) {
-      if (now - run.lastActive < this.opts.sleepAfterMs) continue;
-      if (this.sleep(id, run)) n++;
-    }
-    return n;
+    return this.host.sleepIdle();
   }
 
-  private sleep(id: string, run: Execution): boolean {
-    if (run.busy || run.isDead) return false;
-    const wakeAt = run.actors.nextDeadline();
-    const heartbeats = run.actors.heartbeats();
-    run.kill();
-    this.live.delete(id);
-    this.sleeping.set(id, heartbeats.size ? { partition: run.key.partition, wakeAt, heartbeats } : { partition: run.key.partition, wakeAt });
-    if (Number.isFinite(wakeAt)) this.wakeups.push(id, wakeAt);
-    return true;
+  partitionOf(run: Execution): number {
+    return run.key.partition;
+  }
+
+  memo(run: Execution): RunMemo | undefined {
+    const beats = run.actors.heartbeats();
+    return beats.size ? beats : undefined;
   }
 
   /** The runs live in memory here (for introspection and tests). */
   liveRuns(): RunKey[] {
-    return [...this.live.values()].map((r) => r.key);
+    return [...this.host.values()].map((r) => r.key);
   }
 
   /** The live runs themselves (metrics count their actors). */
   liveExecutions(): IterableIterator<Execution> {
-    return this.live.values();
+    return this.host.values();
   }
 
   /** Registers a freshly started run whose first transition is already persisted. */
   async adopt(key: RunKey, events: HistoryEvent[], lastSeq: number): Promise<Execution> {
     const run = new Execution(key, this, { events, seq: lastSeq });
-    this.live.set(PartitionOwner.id(key), run);
+    this.host.add(runId(key), run);
     await this.afterCommit(run, events);
     return run;
   }
 
   /** The live run, rebuilt from history if it is open but not in memory; undefined if closed or unknown. */
   async open(key: RunKey): Promise<Execution | undefined> {
-    const id = PartitionOwner.id(key);
-    const hit = this.live.get(id);
-    if (hit && !hit.isDead) return hit;
-    return this.loading.run(id, () => this.rebuild(key));
+    return this.host.open(runId(key), key.partition);
   }
 
-  private async rebuild(key: RunKey): Promise<Execution | undefined> {
-    const id = PartitionOwner.id(key);
+  /** ExecutionKind: rebuilds a run from its history (woken from sleep, or after a crash). */
+  async load(id: string, sleeper: Sleeper<RunMemo> | undefined): Promise<Execution | undefined> {
+    const key = keyOf(id);
     // A run whose close is being cleaned up is closed: readers get its history, not a new copy.
     if (this.closing.has(id)) return undefined;
-    const sleeper = this.sleeping.get(id);
     if (!sleeper) {
       // Not put to sleep here: open only if af_runs says this run is the open one.
       if ((await this.openRun(key.domain, key.workflowId))?.runId !== key.runId) return undefined;
@@ -219,8 +191,7 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
       .catch((err: unknown) => { run?.kill(); throw err; });
     if (!run) return undefined;
     run.replayed();
-    this.sleeping.delete(id);
-    run.actors.restoreHeartbeats(sleeper?.heartbeats, this.machines.clock.now());
+    run.actors.restoreHeartbeats(sleeper?.memo, this.machines.clock.now());
     if (!sleeper) await this.visibility(run);
     if (run.isClosed) {
       // Closed but not cleaned up (a crash came in between): redo what follows a close.
@@ -228,7 +199,7 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
       await this.afterClose(run);
       return undefined;
     }
-    this.live.set(id, run);
+    this.host.add(id, run);
     // A sleeping run's tasks are still queued; after a crash they are queued again.
     if (!sleeper) {
       await this.requeueUnstarted(run);
@@ -318,69 +289,30 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
       rebuilt.push(run);
     }
     let n = 0;
-    let i = 0;
-    await Promise.all(Array.from({ length: RECOVERY_CONCURRENCY }, async () => {
-      while (i < rebuilt.length) {
-        const run = rebuilt[i++]!;
-        const id = PartitionOwner.id(run.key);
-        await this.visibility(run);
-        if (run.isClosed) {
-          this.opts.effects?.afterCommit(run, [run.log.last]);
-          await this.afterClose(run);
-          continue;
-        }
-        this.live.set(id, run);
-        await this.requeueUnstarted(run);
-        this.opts.effects?.resume(run);
-        // Rebuilt runs sleep at once (deadlines armed in the wake-up heap): recovering many runs
-        // does not need memory for all of them at the same time.
-        this.sleep(id, run);
-        n++;
-        progress?.rebuilt();
+    await forEachPooled(rebuilt, this.opts.recoveryConcurrency ?? RECOVERY_CONCURRENCY, async (run) => {
+      const id = runId(run.key);
+      await this.visibility(run);
+      if (run.isClosed) {
+        this.opts.effects?.afterCommit(run, [run.log.last]);
+        await this.afterClose(run);
+        return;
       }
-    }));
+      this.host.add(id, run);
+      await this.requeueUnstarted(run);
+      this.opts.effects?.resume(run);
+      // Rebuilt runs sleep at once (deadlines armed in the wake-up heap): recovering many runs
+      // does not need memory for all of them at the same time.
+      this.host.sleep(id, run);
+      n++;
+      progress?.rebuilt();
+    });
     return n;
   }
 
-  private setTaskSeq(run: Execution, kind: 'd' | 'a', scheduledEventId: number, seq: number): void {
-    const id = PartitionOwner.id(run.key);
-    let m = this.taskSeqs.get(id);
-    if (!m) { m = new Map(); this.taskSeqs.set(id, m); }
-    m.set(`${kind}${scheduledEventId}`, seq);
-  }
-
-  /** Forgets a task's queued message and returns its sequence. */
-  private takeTaskSeq(run: Execution, kind: 'd' | 'a', scheduledEventId: number): number | undefined {
-    const id = PartitionOwner.id(run.key);
-    const m = this.taskSeqs.get(id);
-    const seq = m?.get(`${kind}${scheduledEventId}`);
-    m?.delete(`${kind}${scheduledEventId}`);
-    if (m?.size === 0) this.taskSeqs.delete(id);
-    return seq;
-  }
-
-  private async enqueue(run: Execution, kind: 'd' | 'a', e: HistoryEvent, again = false): Promise<void> {
+  private enqueue(run: Execution, kind: 'd' | 'a', e: HistoryEvent, again = false): Promise<void> {
     const taskList = (e.attrs.taskList as { name: string }).name;
-    const t = { ...run.key, kind, taskList, scheduledEventId: e.id, priority: Number(e.attrs.taskPriority ?? 0) || 0 };
-    // The transition is already in history: its task must reach the queue, so a failed publish
-    // (an R3 stream electing a leader) is retried; the msgID keeps retries from queueing it twice.
-    const giveUpAt = Date.now() + ENQUEUE_RETRY_MS;
-    for (let wait = 100; ; wait = Math.min(wait * 2, 2000)) {
-      try {
-        const seq = await (again ? this.queues.requeue(t) : this.queues.dispatch(t));
-        if (seq !== undefined) this.setTaskSeq(run, kind, e.id, seq);
-        return;
-      } catch (err) {
-        if (Date.now() + wait > giveUpAt) throw err;
-        this.log.warn({ err, ...run.key, scheduledEventId: e.id }, 'task enqueue failed; retrying');
-        await new Promise((r) => setTimeout(r, wait));
-      }
-    }
-  }
-
-  private async dequeue(run: Execution, kind: 'd' | 'a', scheduledEventId: number): Promise<void> {
-    const seq = this.takeTaskSeq(run, kind, scheduledEventId);
-    if (seq !== undefined) await this.queues.remove(seq);
+    const t: TaskMessage = { ...run.key, kind, taskList, scheduledEventId: e.id, priority: Number(e.attrs.taskPriority ?? 0) || 0 };
+    return this.host.ledger.enqueue(runId(run.key), `${kind}${e.id}`, t, again);
   }
 
   /**
@@ -405,11 +337,11 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
       switch (e.type) {
         case 'DecisionTaskScheduled': await this.enqueue(run, 'd', e); break;
         case 'ActivityTaskScheduled': await this.enqueue(run, 'a', e); break;
-        case 'DecisionTaskStarted': this.takeTaskSeq(run, 'd', e.attrs.scheduledEventId as number); break;
-        case 'ActivityTaskStarted': this.takeTaskSeq(run, 'a', e.attrs.scheduledEventId as number); break;
-        case 'DecisionTaskTimedOut': await this.dequeue(run, 'd', e.attrs.scheduledEventId as number); break;
+        case 'DecisionTaskStarted': this.host.ledger.started(runId(run.key), `d${e.attrs.scheduledEventId as number}`); break;
+        case 'ActivityTaskStarted': this.host.ledger.started(runId(run.key), `a${e.attrs.scheduledEventId as number}`); break;
+        case 'DecisionTaskTimedOut': await this.host.ledger.drop(runId(run.key), `d${e.attrs.scheduledEventId as number}`); break;
         case 'ActivityTaskTimedOut':
-        case 'ActivityTaskCanceled': await this.dequeue(run, 'a', e.attrs.scheduledEventId as number); break;
+        case 'ActivityTaskCanceled': await this.host.ledger.drop(runId(run.key), `a${e.attrs.scheduledEventId as number}`); break;
         default: break;
       }
     }
@@ -420,7 +352,7 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
 
   /** A closed run leaves memory, frees its workflowId and drops its unstarted tasks. */
   private async afterClose(run: Execution): Promise<void> {
-    const id = PartitionOwner.id(run.key);
+    const id = runId(run.key);
     this.closing.add(id);
     try {
       await this.cleanUpClosed(id, run);
@@ -430,10 +362,8 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
   }
 
   private async cleanUpClosed(id: string, run: Execution): Promise<void> {
-    this.live.delete(id);
-    const seqs = this.taskSeqs.get(id);
-    this.taskSeqs.delete(id);
-    for (const seq of seqs?.values() ?? []) await this.queues.remove(seq);
+    this.host.drop(id, run);
+    await this.host.ledger.dropAll(id);
     // Continued as new: the workflowId passes straight to the successor (handOver); freeing it here
     // would race with that hand-over and let another start take the workflowId in between.
     if (run.state.closeStatus !== 'CONTINUED_AS_NEW') {
@@ -444,10 +374,7 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
   }
 
   invalidate(run: Execution, err: unknown): void {
-    if (err instanceof HistoryConflictError) this.opts.onConflict?.(run.key.partition);
-    this.log.warn({ err, workflowId: run.key.workflowId, runId: run.key.runId }, 'run invalidated; it will be rebuilt from history');
-    const id = PartitionOwner.id(run.key);
-    if (this.live.get(id) === run) this.live.delete(id);
+    this.host.invalidate(runId(run.key), run, err);
   }
 
   onError(run: Execution, err: unknown): void {
@@ -531,39 +458,13 @@ export class PartitionOwner implements ExecutionHost, PartitionHost {
     this.opts.onConflict = fn;
   }
 
-  /**
-   * Forgets a partition this node no longer owns: its live runs stop (operations already running
-   * finish first, bounded by `settleMs`), its sleeping runs and their wake-ups go. Writes nothing.
-   */
-  async releasePartition(partition: number, settleMs = 2000): Promise<void> {
-    const inP = (id: string) => this.live.get(id)?.key.partition === partition || this.sleeping.get(id)?.partition === partition;
-    const runs = [...this.live.entries()].filter(([, r]) => r.key.partition === partition);
-    for (const [, run] of runs) run.freeze();
-    let timer: NodeJS.Timeout | undefined;
-    const busy = new Set(runs.map(([id]) => id));
-    await Promise.race([
-      Promise.all(runs.map(([id, r]) => r.settled().then(() => busy.delete(id)))),
-      new Promise((r) => { timer = setTimeout(r, settleMs); }),
-    ]);
-    clearTimeout(timer);
-    if (busy.size > 0) this.log.warn({ partition, busy: [...busy].slice(0, 5), count: busy.size }, 'runs still busy when the partition was released');
-    this.wakeups.removeWhere(inP);
-    for (const [id, run] of runs) {
-      run.kill();
-      if (this.live.get(id) === run) this.live.delete(id);
-      this.taskSeqs.delete(id);
-    }
-    for (const [id, s] of this.sleeping) if (s.partition === partition) { this.sleeping.delete(id); this.taskSeqs.delete(id); }
+  /** Forgets a partition this node no longer owns (see ExecutionHost.releasePartition). Writes nothing. */
+  releasePartition(partition: number, settleMs = 2000): Promise<void> {
+    return this.host.releasePartition(partition, settleMs);
   }
 
   /** Stops every actor once the operations already running have finished (graceful shutdown). */
-  async stop(): Promise<void> {
-    clearInterval(this.sweeper);
-    this.wakeups.stop();
-    for (const run of this.live.values()) run.freeze();
-    await Promise.all([...this.live.values()].map((r) => r.settled()));
-    for (const run of this.live.values()) run.kill();
-    this.live.clear();
-    this.sleeping.clear();
+  stop(): Promise<void> {
+    return this.host.stop();
   }
 }

@@ -128,8 +128,12 @@ export type SfnInputEvent =
   /** The task's activity does not exist: the host withdrew its ActivityScheduled; the execution fails with `error` at once. */
   | { type: 'sfn.activity.scheduleFailed'; key: string; error: string; cause: string }
   | { type: 'sfn.stop'; error?: string; cause?: string }
-  /** After a restore from a persisted snapshot: re-arm every delayed transition from the deadlines in context; started tasks' heartbeat windows restart now. */
-  | { type: 'sfn.rearm' };
+  /**
+   * After a restore from a persisted snapshot: re-arm every delayed transition from the deadlines in
+   * context. Started tasks' heartbeat windows restart now (after a crash: heartbeats write no
+   * history), or, woken from sleep, take the deadlines `hb` kept while the execution slept (by task key).
+   */
+  | { type: 'sfn.rearm'; hb?: Record<string, number> };
 
 export interface CompileOptions {
   clock: MachineClock;

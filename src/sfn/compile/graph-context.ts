@@ -96,7 +96,7 @@ export interface GraphContext {
 /** Events sent to a graph machine: the host's, the timers' own, and children finishing. */
 export type GraphEvent =
   | SfnInputEvent
-  | { type: 'sfn.rearm.local' }
+  | { type: 'sfn.rearm.local'; hb?: Record<string, number> }
   | { type: 'sfn.execTimeout' }
   /** Parent → new child: start running the graph. */
   | { type: 'sfn.go' }

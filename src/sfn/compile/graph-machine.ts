@@ -172,7 +172,7 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
       waitDone: step((s, def) => waitDone(s, def as WaitState)),
       runTask: step((s, def) => runTask(s, def as TaskState)),
       taskStarted: step((s, _def, e) => taskStarted(s, (e as Extract<GraphEvent, { type: 'sfn.activity.started' }>).workerName)),
-      taskBeat: step((s) => taskBeat(s)),
+      taskBeat: step((s, _def, e) => taskBeat(s, e.type === 'sfn.rearm.local' ? e.hb : undefined)),
       taskSucceeded: step((s, def, e) => taskSucceeded(s, def as TaskState, (e as Extract<GraphEvent, { type: 'sfn.activity.succeeded' }>).output)),
       taskFailed: step((s, def, e) => {
         const f = e as Extract<GraphEvent, { type: 'sfn.activity.failed' }>;
@@ -210,10 +210,14 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
         const to = childFor(context as GraphContext, (event as TaskEvent).key);
         if (to !== undefined) enqueue.sendTo(to as never, event as never);
       }),
-      forwardRearm: enqueueActions(({ self, enqueue }) => {
-        for (const id of Object.keys(self.getSnapshot().children)) enqueue.sendTo(id as never, { type: 'sfn.rearm' } as never);
+      forwardRearm: enqueueActions(({ self, event, enqueue }) => {
+        const hb = (event as Extract<GraphEvent, { type: 'sfn.rearm' }>).hb;
+        for (const id of Object.keys(self.getSnapshot().children)) enqueue.sendTo(id as never, (hb ? { type: 'sfn.rearm', hb } : { type: 'sfn.rearm' }) as never);
       }),
-      rearmLocal: enqueueActions(({ enqueue }) => enqueue.raise({ type: 'sfn.rearm.local' })),
+      rearmLocal: enqueueActions(({ event, enqueue }) => {
+        const hb = (event as Extract<GraphEvent, { type: 'sfn.rearm' }>).hb;
+        enqueue.raise((hb ? { type: 'sfn.rearm.local', hb } : { type: 'sfn.rearm.local' }) as never);
+      }),
       armExecTimeout: enqueueActions(({ context, enqueue }) => {
         const deadline = (context as GraphContext).execDeadline;
         if (!o.root || deadline === null) return;

@@ -68,10 +68,16 @@ export function taskStarted(s: Step, workerName: string | undefined): void {
   s.ctx.task = { ...t, started: true, hbDeadline: t.heartbeatMs === null ? null : s.now() + t.heartbeatMs };
 }
 
-/** A heartbeat (or a rearm after restore) opens a new heartbeat window from now. */
-export function taskBeat(s: Step): void {
+/**
+ * A heartbeat (or a rearm after a crash) opens a new heartbeat window from now. Woken from sleep,
+ * the window is the one the execution had when it went to sleep (`hb`, by task key).
+ */
+export function taskBeat(s: Step, hb?: Record<string, number>): void {
   const t = s.ctx.task!;
-  if (t.started && t.heartbeatMs !== null) s.ctx.task = { ...t, hbDeadline: s.now() + t.heartbeatMs };
+  if (!t.started || t.heartbeatMs === null) return;
+  const kept = hb?.[t.key];
+  if (hb && kept === undefined) return;
+  s.ctx.task = { ...t, hbDeadline: kept ?? s.now() + t.heartbeatMs };
 }
 
 export function taskSucceeded(s: Step, def: TaskState, output: unknown): void {

@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { AnyActorRef } from 'xstate';
-import { Fault } from '../../domain/faults.js';
-import { appendRetrying, TransitionTooLargeError, type HistoryStore } from '../../history/history-store.js';
+import { TransitionTooLargeError, type HistoryStore } from '../../history/history-store.js';
+import { LiveExecution } from '../../engine/live-execution.js';
+import { TrackedClock } from '../../engine/tracked-clock.js';
+import type { EngineClock } from '../../runtime/clock.js';
 import type { SfnEventType, SfnLinkOp, SfnRecord, SfnTaskRequest } from '../compile/contract.js';
 import { advance, applyLinkOp, previousOf } from './event-links.js';
 import type { SfnExecutionRecord } from './execution-records.js';
@@ -55,34 +56,33 @@ const CLOSES_TASK = new Set<SfnEventType>(['ActivitySucceeded', 'ActivityFailed'
  * One live Step Functions execution: its root actor, the events its machines recorded and not yet
  * persisted, the bookkeeping and the history fence. Work on it runs one at a time (`serial`).
  */
-export class SfnExecution {
+export class SfnExecution extends LiveExecution {
   actor: AnyActorRef | undefined;
+  /** The clock the root actor runs on: it knows the deadlines the execution waits for. */
+  readonly timers: TrackedClock;
   /** Recorded events not yet persisted, in order; `e: null` marks an actor that ended (its bookkeeping goes), or a link op. */
   private pending: { actorId: string; e: SfnRecord | null; op?: SfnLinkOp }[] = [];
   private recordedPending = 0;
   private parsedInput: { v: unknown } | undefined;
-  private tail: Promise<unknown> = Promise.resolve();
-  private dead = false;
   private flushQueued = false;
-  /** Stream sequences of dispatched, unstarted task messages (removed when the task dies unstarted). */
-  readonly taskSeqs = new Map<string, number>();
-  private readonly writer = randomBytes(6).toString('base64url');
   readonly text: StoredText;
 
   constructor(
     readonly rec: SfnExecutionRecord,
-    readonly subject: string,
-    private readonly store: HistoryStore,
-    private readonly now: () => number,
+    subject: string,
+    store: HistoryStore,
+    clock: EngineClock,
     private readonly onCommit: (x: SfnExecution, c: SfnCommit) => Promise<void>,
     private readonly onError: (x: SfnExecution, err: unknown) => void,
     public book: SfnBook = { lastEventId: 0, last: {}, tasks: {} },
-    private lastSeq = 0,
+    lastSeq = 0,
     /** Sequence of the last restore point (a complete transition); 0 before the first. */
     private restoreSeq = lastSeq,
     /** Checks the tasks scheduled since the last flush before they are stored (see withdraw). */
     private readonly vet?: (x: SfnExecution, scheduled: SfnTaskRequest[]) => Promise<void>,
   ) {
+    super(subject, rec.executionArn, store, clock, lastSeq);
+    this.timers = new TrackedClock(clock);
     this.text = new StoredText(rec.input);
   }
 
@@ -100,10 +100,6 @@ export class SfnExecution {
   /** Drops a task's ActivityScheduled before it is stored (its activity does not exist). */
   withdraw(key: string): void {
     this.pending = this.pending.filter((p) => p.e?.task?.key !== key);
-  }
-
-  get isDead(): boolean {
-    return this.dead;
   }
 
   get done(): boolean {
@@ -140,28 +136,14 @@ export class SfnExecution {
     // Events from a delayed transition (a timeout, a Wait) have no caller to flush them: do it in turn.
     queueMicrotask(() => {
       this.flushQueued = false;
-      if (this.pending.length === 0 || this.dead) return;
+      if (this.pending.length === 0 || this.isDead) return;
       this.serial(() => this.flush()).catch((err) => this.onError(this, err));
     });
   }
 
-  /** Runs `fn` after every earlier operation on this execution has finished. */
-  serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.tail.then(() => {
-      if (this.dead) throw new Fault('InternalFailure', 'execution was reloaded; retry');
-      return fn();
-    });
-    this.tail = run.catch(() => undefined);
-    return run;
-  }
-
-  settled(): Promise<unknown> {
-    return this.tail;
-  }
-
   /** Turns the recorded events into stored ones (ids, previousEventIds, task bookkeeping). */
   private take(): SfnCommit {
-    const at = this.now();
+    const at = this.clock.now();
     const c: SfnCommit = { events: [], scheduled: [], closed: [], started: [] };
     this.recordedPending = 0;
     this.endedBefore = this.endedNow;
@@ -195,8 +177,8 @@ export class SfnExecution {
    */
   async flush(): Promise<SfnStoredEvent[]> {
     const scheduled = this.pending.flatMap((p) => (p.e?.type === 'ActivityScheduled' && p.e.task ? [p.e.task] : []));
-    if (scheduled.length > 0 && this.vet && !this.dead) await this.vet(this, scheduled);
-    if (this.pending.length === 0 || this.dead) return [];
+    if (scheduled.length > 0 && this.vet && !this.isDead) await this.vet(this, scheduled);
+    if (this.pending.length === 0 || this.isDead) return [];
     const c = this.take();
     const extra: SfnTransitionExtra = { snapshot: this.actor?.getPersistedSnapshot(), book: this.book };
     try {
@@ -234,15 +216,23 @@ export class SfnExecution {
 
   /** One history message behind the fence; transient failures are retried with the same msgID (for seconds: a leader election). */
   private async append(events: SfnStoredEvent[], extra: unknown): Promise<void> {
-    this.lastSeq = await appendRetrying(() => this.store.append(this.subject, this.rec.executionArn, asStored(events), this.lastSeq, this.writer, extra));
+    await this.appendFenced(asStored(events), extra);
+  }
+
+  nextDeadline(): number {
+    return this.timers.nextDeadline();
   }
 
   /** Stops the actor; the execution must be rebuilt from its last history message before further use. */
-  kill(): void {
-    this.dead = true;
+  protected stopActors(): void {
+    this.actor?.stop();
+    this.timers.clearAll();
+  }
+
+  override kill(): void {
+    super.kill();
     this.pending = [];
     this.recordedPending = 0;
-    this.actor?.stop();
   }
 }
 

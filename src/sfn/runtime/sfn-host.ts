@@ -1,7 +1,10 @@
 import type { Logger } from 'pino';
-import { createActor, type InspectionEvent, type Observer } from 'xstate';
+import { createActor, type AnyActorRef, type InspectionEvent, type Observer } from 'xstate';
 import { Fault } from '../../domain/faults.js';
 import { HistoryConflictError, type HistoryStore } from '../../history/history-store.js';
+import { ExecutionHost, type ExecutionKind, type Sleeper } from '../../engine/execution-host.js';
+import { forEachPooled } from '../../engine/pool.js';
+import type { PendingTask } from '../compile/graph-context.js';
 import type { TaskMessage } from '../../matching/task-message.js';
 import type { TaskQueues } from '../../matching/task-queues.js';
 import type { Nats } from '../../nats/infrastructure.js';
@@ -19,10 +22,20 @@ import { HOST_ACTOR, SfnExecution, type SfnBook, type SfnCommit, type SfnTaskSta
 import { readRestorePoint } from './transition-chunks.js';
 import { encodeSfnTaskToken, type SfnTaskRef } from './sfn-task-token.js';
 import type { TaskTokens } from '../../domain/task-token.js';
-import { RebuildLater } from '../../runtime/rebuild-later.js';
-import { SingleFlight } from '../../runtime/single-flight.js';
 import type { RecoveryProgress } from '../../runtime/recovery-progress.js';
 import { DamagedRecordError, skipDamagedRun, type Quarantine } from '../../history/quarantine.js';
+
+/** What a sleeping execution keeps: the heartbeat deadlines of its started tasks, by task key (heartbeats write no history). */
+type SfnMemo = Record<string, number>;
+
+/** The heartbeat deadlines of the started tasks of an actor and its descendants (Parallel branches, Map iterations). */
+function heartbeatDeadlines(actor: AnyActorRef, out: SfnMemo): SfnMemo {
+  const snap = actor.getSnapshot() as { context?: { task?: PendingTask | null }; children?: Record<string, AnyActorRef | undefined> };
+  const t = snap.context?.task;
+  if (t?.started && t.hbDeadline !== null) out[t.key] = t.hbDeadline;
+  for (const child of Object.values(snap.children ?? {})) if (child) heartbeatDeadlines(child, out);
+  return out;
+}
 
 /** The pseudo-domain of Step Functions task lists (one per activity ARN) in AF_TASKS. */
 export const SFN_DOMAIN = '~sfn';
@@ -41,6 +54,12 @@ export interface SfnHostDeps {
   inspect?: Observer<InspectionEvent>;
   /** Where damaged execution records are reported (history is checked by the store). */
   quarantine?: Quarantine;
+  /** Put an idle execution to sleep after this long (AF_SLEEP_AFTER_MS, as SWF runs). */
+  sleepAfterMs?: number;
+  /** Rebuild this many executions at a time at recovery. */
+  recoveryConcurrency?: number;
+  /** Another writer won the history fence of an execution in this partition (the lease manager checks it still owns it). */
+  onConflict?: (partition: number) => void;
 }
 
 export interface SfnStartPayload { record: SfnExecutionRecord }
@@ -66,21 +85,22 @@ const taskKeyOf = (t: TaskMessage): string => t.runId.slice(0, t.runId.length - 
  * (compiled from the definition it started with), persisted one transition per message on
  * `<prefix>.hist.<p>.~sfn.<stateMachine>.<execution>`, with activity tasks on AF_TASKS.
  */
-export class SfnHost implements PartitionHost {
+export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMemo> {
+  readonly name = 'sfn';
   readonly records: ExecutionRecords;
-  private readonly live = new Map<string, SfnExecution>();
-  private readonly loading = new SingleFlight<string, SfnExecution | undefined>();
+  /** Live and sleeping executions, their wake-ups and queued tasks: the engine's host, shared with every kind. */
+  readonly host: ExecutionHost<SfnExecution, SfnMemo>;
   /** StartExecution calls on their way, by execution ARN (an identical start waits for the first). */
   private readonly starting = new Map<string, Promise<void>>();
   private readonly bySystem = new WeakMap<object, SfnExecution>();
   private constructing: SfnExecution | undefined;
   private readonly machines: MachineCache;
-  /** Executions dropped after a transition or rebuild that could not be stored, waiting to be rebuilt. */
-  private readonly rebuilds: RebuildLater;
 
   constructor(private readonly d: SfnHostDeps) {
     this.records = new ExecutionRecords(d.nats.sfnExecutions, () => d.clock.now(), d.quarantine);
-    this.rebuilds = new RebuildLater((executionArn, err) => d.log.warn({ err, executionArn }, 'could not rebuild the execution yet; trying again'));
+    this.host = new ExecutionHost<SfnExecution, SfnMemo>(d.queues, d.clock, d.log, {
+      sleepAfterMs: d.sleepAfterMs ?? 30_000, owns: (p) => d.router.owns(p), onConflict: d.onConflict,
+    }).serve(this);
     // While createActor runs, the root's first macrostep already evaluates (its actor system is
     // not mapped yet): the execution being constructed answers.
     const of = (system: unknown) => this.bySystem.get(system as object) ?? this.constructing;
@@ -104,7 +124,21 @@ export class SfnHost implements PartitionHost {
   }
 
   get liveCount(): number {
-    return this.live.size;
+    return this.host.liveCount;
+  }
+
+  get sleepingCount(): number {
+    return this.host.sleepingCount;
+  }
+
+  partitionOf(x: SfnExecution): number {
+    return x.rec.partition;
+  }
+
+  memo(x: SfnExecution): SfnMemo | undefined {
+    if (!x.actor) return undefined;
+    const hb = heartbeatDeadlines(x.actor, {});
+    return Object.keys(hb).length ? hb : undefined;
   }
 
   subject(rec: SfnExecutionRecord): string {
@@ -113,7 +147,7 @@ export class SfnHost implements PartitionHost {
 
   /** A live execution; `at` restores it: its book, the fence (the subject's last sequence) and the last restore point's sequence. */
   private newExecution(rec: SfnExecutionRecord, at?: { book?: SfnBook; lastSeq: number; restoreSeq: number }): SfnExecution {
-    return new SfnExecution(rec, this.subject(rec), this.d.store, () => this.d.clock.now(),
+    return new SfnExecution(rec, this.subject(rec), this.d.store, this.d.clock,
       (x, c) => this.afterCommit(x, c), (x, err) => this.onError(x, err), at?.book, at?.lastSeq ?? 0, at?.restoreSeq ?? 0, (x, t) => this.vetScheduled(x, t));
   }
 
@@ -140,7 +174,7 @@ export class SfnHost implements PartitionHost {
     let actor;
     try {
       actor = createActor(this.machines.get(r.definition), {
-        id: 'root', clock: this.d.clock, input,
+        id: 'root', clock: x.timers, input,
         ...(snapshot ? { snapshot: snapshot as never } : {}),
         ...(this.d.inspect ? { inspect: this.d.inspect } : {}),
       });
@@ -192,7 +226,7 @@ export class SfnHost implements PartitionHost {
   private async begin(rec: SfnExecutionRecord, after?: { lastSeq: number; upTo: number }): Promise<SfnExecution> {
     // After a first transition cut short by a crash: behind its messages, numbering after its events.
     const x = this.newExecution(rec, after && { book: { lastEventId: after.upTo, last: {}, tasks: {} }, lastSeq: after.lastSeq, restoreSeq: 0 });
-    this.live.set(rec.executionArn, x);
+    this.host.add(rec.executionArn, x);
     try {
       await this.machines.prepare(rec.definition);
       await x.serial(async () => {
@@ -201,7 +235,7 @@ export class SfnHost implements PartitionHost {
         await x.flush();
       });
     } catch (e) {
-      if (this.live.get(rec.executionArn) === x) this.live.delete(rec.executionArn);
+      this.host.drop(rec.executionArn, x);
       x.kill();
       this.d.log.error({ err: e, executionArn: rec.executionArn }, 'could not start the execution');
       const stored = await this.d.store.readLast(this.subject(rec)).then((m) => m !== undefined, () => true);
@@ -213,23 +247,26 @@ export class SfnHost implements PartitionHost {
 
   /** The live execution, rebuilt from its last history message when it is running but not in memory. */
   async open(executionArn: string): Promise<SfnExecution | undefined> {
-    const hit = this.live.get(executionArn);
-    if (hit && !hit.isDead) return hit;
-    return this.loading.run(executionArn, () => this.reload(executionArn));
+    return this.host.open(executionArn);
   }
 
-  private async reload(executionArn: string): Promise<SfnExecution | undefined> {
+  /** ExecutionKind: rebuilds a running execution from its last history message (woken from sleep, or after a crash). */
+  async load(executionArn: string, sleeper: Sleeper<SfnMemo> | undefined): Promise<SfnExecution | undefined> {
     const { name, stateMachineName } = parseArn(executionArn, 'execution', 'executionArn');
     const rec = await this.records.get(stateMachineName!, name);
     if (!rec || rec.executionArn !== executionArn || rec.status !== 'RUNNING') return undefined;
     // A request that reached this node as it handed the partition over: its new owner answers a retry
     // (answering "no such task" here would lose a worker's SendTaskSuccess).
     if (!this.d.router.owns(rec.partition)) throw new Fault('InternalFailure', `the partition of ${executionArn} is changing owner; retry`);
-    return this.restore(rec);
+    return this.restore(rec, sleeper);
   }
 
-  /** Rebuilds a running execution from its last history message (snapshot plus bookkeeping) and re-arms its timers. */
-  private async restore(rec: SfnExecutionRecord): Promise<SfnExecution | undefined> {
+  /**
+   * Rebuilds a running execution from its last history message (snapshot plus bookkeeping) and
+   * re-arms its timers. Woken from sleep (`sleeper`), its tasks are still queued and its heartbeat
+   * windows are the ones it slept with; after a crash, unstarted tasks are queued again.
+   */
+  private async restore(rec: SfnExecutionRecord, sleeper?: Sleeper<SfnMemo>): Promise<SfnExecution | undefined> {
     const found = await readRestorePoint<SfnTransitionExtra>(this.d.store, this.subject(rec));
     // Crashed between the record's create and the end of the first transition: start it now.
     if (!found?.point) return this.begin(rec, found);
@@ -244,16 +281,16 @@ export class SfnHost implements PartitionHost {
       return undefined;
     }
     await this.machines.prepare(rec.definition);
-    this.live.set(rec.executionArn, x);
+    this.host.add(rec.executionArn, x);
     this.spawn(x, point.extra.snapshot);
     await x.serial(async () => {
-      x.actor!.send({ type: 'sfn.rearm' } satisfies SfnInputEvent);
+      x.actor!.send((sleeper ? { type: 'sfn.rearm', hb: sleeper.memo ?? {} } : { type: 'sfn.rearm' }) satisfies SfnInputEvent);
       await x.flush();
     });
+    if (sleeper) return x;
     for (const [key, t] of Object.entries(x.book.tasks)) {
       if (t.status !== 'scheduled') continue;
-      const seq = await this.d.queues.requeue(this.taskMessage(x, key, t.scheduledEventId));
-      if (seq !== undefined) x.taskSeqs.set(key, seq);
+      await this.host.ledger.enqueue(rec.executionArn, key, this.taskMessage(x, key, t.scheduledEventId), true);
     }
     return x;
   }
@@ -268,17 +305,13 @@ export class SfnHost implements PartitionHost {
 
   /** After a transition is persisted: dispatch new tasks, drop dead ones, close the execution. */
   private async afterCommit(x: SfnExecution, c: SfnCommit): Promise<void> {
-    for (const key of c.started) x.taskSeqs.delete(key);
-    for (const key of c.closed) {
-      const seq = x.taskSeqs.get(key);
-      x.taskSeqs.delete(key);
-      if (seq !== undefined) await this.d.queues.remove(seq);
-    }
+    const id = x.rec.executionArn;
+    for (const key of c.started) this.host.ledger.started(id, key);
+    for (const key of c.closed) await this.host.ledger.drop(id, key);
     for (const task of c.scheduled) {
       const t = x.book.tasks[task.key];
       if (t?.status !== 'scheduled') continue;
-      const seq = await this.d.queues.dispatch(this.taskMessage(x, task.key, t.scheduledEventId));
-      if (seq !== undefined) x.taskSeqs.set(task.key, seq);
+      await this.host.ledger.enqueue(id, task.key, this.taskMessage(x, task.key, t.scheduledEventId));
     }
     if (x.done) {
       const out = x.actor!.getSnapshot().output as SfnExecutionOutput;
@@ -294,10 +327,9 @@ export class SfnHost implements PartitionHost {
   }
 
   private async closeRecord(x: SfnExecution, out: SfnExecutionOutput, stopDate: number): Promise<void> {
-    if (this.live.get(x.rec.executionArn) === x) this.live.delete(x.rec.executionArn);
+    this.host.drop(x.rec.executionArn, x);
     x.actor?.stop();
-    for (const seq of x.taskSeqs.values()) await this.d.queues.remove(seq);
-    x.taskSeqs.clear();
+    await this.host.ledger.dropAll(x.rec.executionArn);
     const closed: SfnExecutionRecord = { ...x.rec, status: out.status, stopDate };
     if (out.status === 'SUCCEEDED') closed.output = x.text.json(JSON.stringify(out.output ?? null));
     else {
@@ -307,22 +339,9 @@ export class SfnHost implements PartitionHost {
     await this.records.close(closed);
   }
 
+  /** A transition could not be stored (or another writer won the fence): the live copy goes and is rebuilt from history. */
   private onError(x: SfnExecution, err: unknown): void {
-    if (this.live.get(x.rec.executionArn) === x) this.live.delete(x.rec.executionArn);
-    if (err instanceof HistoryConflictError) {
-      this.d.log.warn({ err, executionArn: x.rec.executionArn }, 'execution fenced off; rebuilding it from history');
-      if (this.d.router.owns(x.rec.partition)) this.open(x.rec.executionArn).catch((e) => this.d.log.error({ err: e }, 'rebuild failed'));
-      return;
-    }
-    x.kill();
-    this.d.log.error({ err, executionArn: x.rec.executionArn }, 'execution transition failed; it will be rebuilt from history');
-    this.reopenLater(x.rec);
-  }
-
-  private reopenLater(rec: SfnExecutionRecord): void {
-    // A damaged history was reported (quarantined): the execution answers its fault, no retry.
-    const rebuild = () => this.open(rec.executionArn).catch((err: unknown) => { if (!(err instanceof DamagedRecordError)) throw err; });
-    this.rebuilds.schedule(rec.executionArn, rebuild, () => this.d.router.owns(rec.partition));
+    this.host.invalidate(x.rec.executionArn, x, err);
   }
 
   /**
@@ -337,9 +356,9 @@ export class SfnHost implements PartitionHost {
         return await x.serial(() => fn(x));
       } catch (e) {
         // A transition that could not be stored killed the live copy: rebuild it even if the caller gives up.
-        if (!(e instanceof HistoryConflictError) && x.isDead) this.reopenLater(x.rec);
+        if (!(e instanceof HistoryConflictError) && x.isDead) this.host.reopenLater(executionArn, x.rec.partition);
         if (!(e instanceof HistoryConflictError)) throw e;
-        if (this.live.get(executionArn) === x) this.live.delete(executionArn);
+        this.host.drop(executionArn, x);
         if (attempt >= 1) throw new Fault('InternalFailure', 'the execution changed concurrently; retry', { cause: e });
       }
     }
@@ -406,46 +425,32 @@ export class SfnHost implements PartitionHost {
   async recover(partitions: ReadonlySet<number>, _totalPartitions: number, progress?: RecoveryProgress): Promise<number> {
     const recs = (await Promise.all([...partitions].map((p) => this.records.running(p)))).flat();
     let n = 0;
-    let i = 0;
-    await Promise.all(Array.from({ length: RECOVERY_CONCURRENCY }, async () => {
-      while (i < recs.length) {
-        const rec = recs[i++]!;
-        try {
-          if (await this.restore(rec)) { n++; progress?.rebuilt(); }
-        } catch (err) {
-          // A damaged history was reported (quarantined) already; the execution answers its fault.
-          if (!(err instanceof DamagedRecordError)) {
-            this.d.log.error({ err, executionArn: rec.executionArn }, 'could not rebuild execution; trying again');
-            this.reopenLater(rec);
-          }
+    await forEachPooled(recs, this.d.recoveryConcurrency ?? RECOVERY_CONCURRENCY, async (rec) => {
+      try {
+        const x = await this.restore(rec);
+        if (!x) return;
+        // Rebuilt executions sleep at once (deadlines armed in the wake-up heap), as SWF runs do.
+        this.host.sleep(rec.executionArn, x);
+        n++;
+        progress?.rebuilt();
+      } catch (err) {
+        // A damaged history was reported (quarantined) already; the execution answers its fault.
+        if (!(err instanceof DamagedRecordError)) {
+          this.d.log.error({ err, executionArn: rec.executionArn }, 'could not rebuild execution; trying again');
+          this.host.reopenLater(rec.executionArn, rec.partition);
         }
       }
-    }));
+    });
     return n;
   }
 
-  /**
-   * Drops a partition's executions. Operations already queued on them finish first (bounded by
-   * `settleMs`), so a graceful hand-over leaves their transitions in history for the next owner;
-   * requests arriving meanwhile are told to retry (the router no longer serves the partition).
-   */
-  async releasePartition(partition: number, settleMs = 2000): Promise<void> {
-    const going = [...this.live].filter(([, x]) => x.rec.partition === partition);
-    for (const [arn] of going) this.live.delete(arn);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all(going.map(([, x]) => x.settled())),
-      new Promise((r) => { timer = setTimeout(r, settleMs); }),
-    ]);
-    clearTimeout(timer);
-    for (const [, x] of going) x.kill();
+  /** Drops a partition's executions (see ExecutionHost.releasePartition); requests arriving meanwhile are told to retry. */
+  releasePartition(partition: number, settleMs = 2000): Promise<void> {
+    return this.host.releasePartition(partition, settleMs);
   }
 
   /** Graceful stop: operations already queued finish, then every actor stops (nothing is written). */
-  async stop(): Promise<void> {
-    this.rebuilds.stop();
-    await Promise.all([...this.live.values()].map((x) => x.settled()));
-    for (const x of this.live.values()) x.kill();
-    this.live.clear();
+  stop(): Promise<void> {
+    return this.host.stop();
   }
 }
