@@ -44,6 +44,8 @@ export interface EngineNode {
   nats: Nats;
   ctx: ServiceContext;
   owner: PartitionOwner;
+  /** The Step Functions execution kind on this node. */
+  sfn: SfnHost;
   router: Router;
   log: Logger;
   /** The AWS JSON 1.0 HTTP gateway, when the `http` option started it (`http.port` is the bound port). */
@@ -208,7 +210,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   await nats.nc.flush();
   log.info({ nats: config.natsUrl, partitions: config.partitions, recovered, owned: router.owned.size, cluster: config.cluster }, 'engine node started');
   const node: EngineNode = {
-    config, nats, ctx, owner, router, log, metrics, inspector, leases, http, readiness,
+    config, nats, ctx, owner, sfn, router, log, metrics, inspector, leases, http, readiness,
     async stop() {
       readiness.stopping();
       // Each phase's ms go into the log line: a slow stop names the phase that waited.
