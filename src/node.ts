@@ -133,14 +133,14 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
       await visPublisher.publish(rec);
     },
   });
-  metrics.watch(nodeMetricSources(owner, queues));
   const router = new Router(nats.nc, s, owner, config.partitions, OWNER_OPS, log.child({ c: 'router' }),
     new ReplyGuard([ENGINE_INBOX_PREFIX], (reason) => metrics.requestDropped('owner', reason), log.child({ c: 'router' }), 'owner call'));
   owner.useEffects(new CrossRunEffects(router, log.child({ c: 'cross-run' })));
   // Requests for a run go to its partition's owner: in-process here, over af.part.<p>.* elsewhere.
   // Step Functions executions: their own host on the same partitions, router, history and task lists.
   const sfn = new SfnHost({ nats, store, queues, router, registry, clock, tokens, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect, quarantine,
-    sleepAfterMs: config.sleepAfterMs, onConflict: (p) => { void leases?.checkOwnership(p); } });
+    sleepAfterMs: config.sleepAfterMs, onConflict: (p) => { void leases?.checkOwnership(p); }, onCommit: (events) => metrics.sfnCommitted(events) });
+  metrics.watch(nodeMetricSources(owner, sfn, queues));
   router.register(sfn.ownerOps());
   const ctx: ServiceContext = { registry, router, queues, store, visibility, subjects: s, clock, log, region: config.region, account: config.account, tokens };
   ctx.sfnExecutions = sfn.records;

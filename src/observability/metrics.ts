@@ -5,10 +5,23 @@ import { CLOSE_EVENTS } from '../../machines/execution-state.js';
 
 type Kind = 'decision' | 'activity';
 
+/** The execution kinds of the engine (label `kind` of actorflow_open_executions). */
+export type ExecutionKindName = 'swf' | 'sfn';
+
+/** A Step Functions history event as the metrics read it. */
+interface SfnEventLike { type: string }
+
+const SFN_CLOSE: Record<string, string> = {
+  ExecutionSucceeded: 'SUCCEEDED', ExecutionFailed: 'FAILED', ExecutionTimedOut: 'TIMED_OUT', ExecutionAborted: 'ABORTED',
+};
+const SFN_TASK_EVENTS: Record<string, string> = {
+  ActivityScheduled: 'scheduled', ActivityStarted: 'started', ActivitySucceeded: 'succeeded', ActivityFailed: 'failed', ActivityTimedOut: 'timed_out',
+};
+
 /** What the gauges read at scrape time. */
 export interface MetricSources {
-  /** Open runs this node owns: live in memory, or asleep (only their next deadline kept). */
-  openExecutions(): { live: number; sleeping: number };
+  /** Open executions this node owns, per kind: awake (in memory), or asleep (only their next deadline kept). */
+  openExecutions(): Record<ExecutionKindName, { awake: number; asleep: number }>;
   /** XState actors in memory, by kind. */
   actors(): { workflow: number; decision: number; activity: number; timer: number };
   /** Long polls held on this node, by kind. */
@@ -50,6 +63,11 @@ export class NodeMetrics {
   private readonly appendFailures: Counter<'reason'>;
   private readonly dropped: Counter<'subject' | 'reason'>;
   private readonly quarantine: Counter<'kind'>;
+  private readonly sfnStarted: Counter;
+  private readonly sfnClosed: Counter<'status'>;
+  private readonly sfnEvents: Counter;
+  private readonly sfnTransitions: Counter;
+  private readonly sfnTasks: Counter<'event'>;
   private sources: MetricSources | undefined;
 
   constructor(options: MetricsOptions = {}) {
@@ -83,13 +101,21 @@ export class NodeMetrics {
     this.quarantine = counter('actorflow_quarantined_records_total',
       'Stored messages that do not decode or fit their shape, left in place for `actorflow quarantine` (one count per message and node)', ['kind']);
 
+    this.sfnStarted = counter('actorflow_sfn_executions_started_total', 'Step Functions executions started (ExecutionStarted events)');
+    this.sfnClosed = counter('actorflow_sfn_executions_closed_total', 'Step Functions executions closed, by status', ['status']);
+    this.sfnEvents = counter('actorflow_sfn_history_events_total', 'Step Functions history events persisted');
+    this.sfnTransitions = counter('actorflow_sfn_state_transitions_total', 'Step Functions state transitions (states entered)');
+    this.sfnTasks = counter('actorflow_sfn_activity_tasks_total', 'Step Functions activity tasks, by event (scheduled, started, succeeded, failed, timed_out)', ['event']);
+
     new Gauge({
-      name: 'actorflow_open_executions', help: 'Open workflow executions owned by this node: live in memory or sleeping',
-      labelNames: ['state'], registers,
+      name: 'actorflow_open_executions', help: 'Open executions owned by this node, by kind (swf, sfn): awake in memory or asleep',
+      labelNames: ['kind', 'state'], registers,
       collect() {
-        const o = read((s) => s.openExecutions()) ?? { live: 0, sleeping: 0 };
-        this.set({ state: 'live' }, o.live);
-        this.set({ state: 'sleeping' }, o.sleeping);
+        const o = read((s) => s.openExecutions());
+        for (const kind of ['swf', 'sfn'] as const) {
+          this.set({ kind, state: 'awake' }, o?.[kind].awake ?? 0);
+          this.set({ kind, state: 'asleep' }, o?.[kind].asleep ?? 0);
+        }
       },
     });
     new Gauge({
@@ -120,6 +146,11 @@ export class NodeMetrics {
     for (const event of ['started', 'fired', 'canceled']) this.timers.inc({ event }, 0);
     for (const reason of ['conflict', 'error']) this.appendFailures.inc({ reason }, 0);
     for (const subject of ['api', 'owner']) for (const reason of ['no_reply', 'reply_subject']) this.dropped.inc({ subject, reason }, 0);
+    this.sfnStarted.inc(0);
+    this.sfnEvents.inc(0);
+    this.sfnTransitions.inc(0);
+    for (const status of Object.values(SFN_CLOSE)) this.sfnClosed.inc({ status }, 0);
+    for (const event of Object.values(SFN_TASK_EVENTS)) this.sfnTasks.inc({ event }, 0);
   }
 
   /** Where the gauges read from (the node's owner and task lists, built after the store). */
@@ -154,6 +185,19 @@ export class NodeMetrics {
         case 'TimerCanceled': this.timers.inc({ event: 'canceled' }); break;
         default: break;
       }
+    }
+  }
+
+  /** Counts one persisted Step Functions transition (called by its execution kind after every commit). */
+  sfnCommitted(events: readonly SfnEventLike[]): void {
+    this.sfnEvents.inc(events.length);
+    for (const e of events) {
+      const status = SFN_CLOSE[e.type];
+      if (status) { this.sfnClosed.inc({ status }); continue; }
+      const task = SFN_TASK_EVENTS[e.type];
+      if (task) { this.sfnTasks.inc({ event: task }); continue; }
+      if (e.type === 'ExecutionStarted') this.sfnStarted.inc();
+      else if (e.type.endsWith('StateEntered')) this.sfnTransitions.inc();
     }
   }
 
@@ -202,13 +246,16 @@ export class NodeMetrics {
   }
 }
 
-/** The gauges' sources on a running node: its partition owner's runs and its task lists' polls. */
-export function nodeMetricSources(owner: {
-  liveCount: number; sleepingCount: number;
+/** Open executions of one kind on this node. */
+interface OpenCounts { liveCount: number; sleepingCount: number }
+
+/** The gauges' sources on a running node: its execution kinds' executions and its task lists' polls. */
+export function nodeMetricSources(owner: OpenCounts & {
   liveExecutions(): Iterable<{ isDead: boolean; actors: { decision: unknown; activities: Map<unknown, unknown>; timers: Map<unknown, unknown> } }>;
-}, queues: { waitingPolls(): Record<'d' | 'a', number> }): MetricSources {
+}, sfn: OpenCounts, queues: { waitingPolls(): Record<'d' | 'a', number> }): MetricSources {
+  const counts = (k: OpenCounts) => ({ awake: k.liveCount, asleep: k.sleepingCount });
   return {
-    openExecutions: () => ({ live: owner.liveCount, sleeping: owner.sleepingCount }),
+    openExecutions: () => ({ swf: counts(owner), sfn: counts(sfn) }),
     actors: () => {
       const n = { workflow: 0, decision: 0, activity: 0, timer: 0 };
       for (const run of owner.liveExecutions()) {

@@ -84,18 +84,18 @@ describe('GET /metrics', () => {
     await scheduleActivity(run, { scheduleToStartTimeout: '10', startToCloseTimeout: '3', scheduleToCloseTimeout: '20', heartbeatTimeout: 'NONE' });
     await pollActivity(run);
     const during = await scrape();
-    expect(during.get('actorflow_open_executions', { state: 'live' }) + during.get('actorflow_open_executions', { state: 'sleeping' })).toBe(1);
+    expect(during.get('actorflow_open_executions', { kind: 'swf', state: 'awake' }) + during.get('actorflow_open_executions', { kind: 'swf', state: 'asleep' })).toBe(1);
     // Idle for sleepAfterMs, the run sleeps: still open, no actor in memory.
     await until(async () => {
       const m = await scrape();
-      return m.get('actorflow_open_executions', { state: 'sleeping' }) === 1 && m.get('actorflow_open_executions', { state: 'live' }) === 0;
+      return m.get('actorflow_open_executions', { kind: 'swf', state: 'asleep' }) === 1 && m.get('actorflow_open_executions', { kind: 'swf', state: 'awake' }) === 0;
     }, { message: 'the waiting run to sleep' });
     const asleep = await scrape();
     for (const kind of ['workflow', 'decision', 'activity', 'timer']) expect(asleep.get('actorflow_actors', { kind })).toBe(0);
     // The deadline wakes it: ActivityTaskTimedOut and a decision task; the decider fails the run.
     await until(async () => (await history(run)).some((e) => e.eventType === 'ActivityTaskTimedOut'), { message: 'ActivityTaskTimedOut' });
     const awake = await scrape();
-    expect(awake.get('actorflow_open_executions', { state: 'live' })).toBe(1);
+    expect(awake.get('actorflow_open_executions', { kind: 'swf', state: 'awake' })).toBe(1);
     expect(awake.get('actorflow_actors', { kind: 'workflow' })).toBe(1);
     expect(awake.get('actorflow_actors', { kind: 'decision' })).toBe(1);
     expect(awake.get('actorflow_actors', { kind: 'activity' })).toBe(0);
@@ -109,7 +109,7 @@ describe('GET /metrics', () => {
 
     await until(async () => {
       const m = await scrape();
-      return m.get('actorflow_open_executions', { state: 'live' }) + m.get('actorflow_open_executions', { state: 'sleeping' }) === 0;
+      return m.get('actorflow_open_executions', { kind: 'swf', state: 'awake' }) + m.get('actorflow_open_executions', { kind: 'swf', state: 'asleep' }) === 0;
     }, { message: 'open executions back to 0' });
     const m = await scrape();
 
@@ -157,6 +157,32 @@ describe('GET /metrics', () => {
     expect(m.get('actorflow_polls_waiting', { kind: 'activity' })).toBe(0);
   });
 
+  it('counts Step Functions executions, state transitions and activity tasks, and their open executions awake and asleep', async () => {
+    const before = await scrape();
+    const role = 'arn:aws:iam::000000000000:role/metrics';
+    const { activityArn } = await client.call<{ activityArn: string }>('CreateActivity', { name: 'metrics-act' });
+    const { stateMachineArn } = await client.call<{ stateMachineArn: string }>('CreateStateMachine', {
+      name: 'metrics-sm', roleArn: role,
+      definition: JSON.stringify({ StartAt: 'Prep', States: { Prep: { Type: 'Pass', Next: 'Work' }, Work: { Type: 'Task', Resource: activityArn, End: true } } }),
+    });
+    const { executionArn } = await client.call<{ executionArn: string }>('StartExecution', { stateMachineArn, input: '{}' });
+    await until(async () => (await scrape()).get('actorflow_open_executions', { kind: 'sfn', state: 'asleep' }) === 1, { message: 'the execution to sleep' });
+    expect((await scrape()).get('actorflow_open_executions', { kind: 'sfn', state: 'awake' })).toBe(0);
+    const task = await client.call<{ taskToken: string }>('GetActivityTask', { activityArn });
+    await client.call('SendTaskSuccess', { taskToken: task.taskToken, output: '{}' });
+    await until(async () => (await client.call<{ status: string }>('DescribeExecution', { executionArn })).status === 'SUCCEEDED');
+    const m = await scrape();
+    const diff = (name: string, labels?: Record<string, string>) => m.get(name, labels) - before.get(name, labels);
+    expect(diff('actorflow_sfn_executions_started_total')).toBe(1);
+    expect(diff('actorflow_sfn_executions_closed_total', { status: 'SUCCEEDED' })).toBe(1);
+    expect(diff('actorflow_sfn_state_transitions_total')).toBe(2);
+    for (const event of ['scheduled', 'started', 'succeeded']) expect(diff('actorflow_sfn_activity_tasks_total', { event })).toBe(1);
+    expect(diff('actorflow_sfn_activity_tasks_total', { event: 'failed' })).toBe(0);
+    // ExecutionStarted, PassStateEntered/Exited, TaskStateEntered, ActivityScheduled/Started/Succeeded, TaskStateExited, ExecutionSucceeded.
+    expect(diff('actorflow_sfn_history_events_total')).toBe(9);
+    expect(m.get('actorflow_open_executions', { kind: 'sfn', state: 'awake' }) + m.get('actorflow_open_executions', { kind: 'sfn', state: 'asleep' })).toBe(0);
+  });
+
   it('keeps one registry per node, so several nodes in one process do not clash', async () => {
     const a = new NodeMetrics({ defaultMetrics: false });
     const b = new NodeMetrics({ defaultMetrics: false });
@@ -164,6 +190,6 @@ describe('GET /metrics', () => {
     expect(await a.render()).toContain('actorflow_executions_started_total 1');
     expect(await b.render()).toContain('actorflow_executions_started_total 0');
     // Gauges read as 0 before a node gives them their sources.
-    expect(await b.render()).toContain('actorflow_open_executions{state="live"} 0');
+    expect(await b.render()).toContain('actorflow_open_executions{kind="swf",state="awake"} 0');
   });
 });

@@ -20,6 +20,7 @@ import { ExecutionRecords, type SfnExecutionRecord } from './execution-records.j
 import { MachineCache } from './machine-cache.js';
 import { HOST_ACTOR, SfnExecution, type SfnBook, type SfnCommit, type SfnTaskState, type SfnTransitionExtra } from './sfn-execution.js';
 import { readRestorePoint } from './transition-chunks.js';
+import type { SfnStoredEvent } from './sfn-events.js';
 import { encodeSfnTaskToken, type SfnTaskRef } from './sfn-task-token.js';
 import type { TaskTokens } from '../../domain/task-token.js';
 import type { RecoveryProgress } from '../../runtime/recovery-progress.js';
@@ -60,6 +61,8 @@ export interface SfnHostDeps {
   recoveryConcurrency?: number;
   /** Another writer won the history fence of an execution in this partition (the lease manager checks it still owns it). */
   onConflict?: (partition: number) => void;
+  /** Called first thing after every persisted transition, with its events (metrics). */
+  onCommit?: (events: readonly SfnStoredEvent[]) => void;
 }
 
 export interface SfnStartPayload { record: SfnExecutionRecord }
@@ -305,6 +308,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
 
   /** After a transition is persisted: dispatch new tasks, drop dead ones, close the execution. */
   private async afterCommit(x: SfnExecution, c: SfnCommit): Promise<void> {
+    this.d.onCommit?.(c.events);
     const id = x.rec.executionArn;
     for (const key of c.started) this.host.ledger.started(id, key);
     for (const key of c.closed) await this.host.ledger.drop(id, key);
