@@ -122,8 +122,8 @@ export class ExecutionRecords {
 
   private async read(keys: string[]): Promise<SfnExecutionRecord[]> {
     const out: SfnExecutionRecord[] = [];
-    for (let i = 0; i < keys.length; i += 64) {
-      const got = await Promise.all(keys.slice(i, i + 64).map((k) => this.kv.get(k)));
+    for (let i = 0; i < keys.length; i += 512) {
+      const got = await Promise.all(keys.slice(i, i + 512).map((k) => this.kv.get(k)));
       for (const e of got) {
         if (!e || e.operation !== 'PUT' || e.value.length === 0) continue;
         const rec = this.quarantine.tryDecode<SfnExecutionRecord>('sfn_executions', e.value, this.at(e));

@@ -427,7 +427,9 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
   readonly hostName = 'sfn';
 
   async recover(partitions: ReadonlySet<number>, _totalPartitions: number, progress?: RecoveryProgress): Promise<number> {
+    const t0 = Date.now();
     const recs = (await Promise.all([...partitions].map((p) => this.records.running(p)))).flat();
+    const recordsMs = Date.now() - t0;
     let n = 0;
     await forEachPooled(recs, this.d.recoveryConcurrency ?? RECOVERY_CONCURRENCY, async (rec) => {
       try {
@@ -445,6 +447,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
         }
       }
     });
+    if (recs.length > 0) this.d.log.info({ executions: recs.length, rebuilt: n, recordsMs, ms: Date.now() - t0 }, 'Step Functions recovery');
     return n;
   }
 
