@@ -167,6 +167,16 @@ export class ExecutionHost<X extends LiveExecution, M = unknown> {
   }
 
   /**
+   * Registers an execution as asleep without building it (recovery from a kind's stored wake-up
+   * time): it is rebuilt at `wakeAt` or by its next command.
+   */
+  sleepAt(id: string, partition: number, wakeAt: number): void {
+    if (this.live.has(id)) return;
+    this.sleeping.set(id, { partition, wakeAt });
+    if (Number.isFinite(wakeAt)) this.wakeups.push(id, wakeAt);
+  }
+
+  /**
    * The live copy no longer matches the stored history (another writer won the fence, or the store
    * failed for good): it goes, and is rebuilt from history in a moment while this node owns it.
    */

@@ -105,6 +105,36 @@ export class ExecutionRecords {
     return out;
   }
 
+  /**
+   * The running-executions index of one partition, without the records: the execution ARN of each
+   * key (recovery reads each execution's last history message, not its record).
+   */
+  async runningIndex(partition: number): Promise<{ key: string; executionArn?: string }[]> {
+    const keys = await this.keysOf(`r.${partition}.>`);
+    const out: { key: string; executionArn?: string }[] = [];
+    for (let i = 0; i < keys.length; i += 512) {
+      const got = await Promise.all(keys.slice(i, i + 512).map((k) => this.kv.get(k)));
+      for (const e of got) {
+        if (!e || e.operation !== 'PUT') continue;
+        // An entry that does not say its execution (damaged, or an older shape) is settled from its record.
+        const entry = this.quarantine.tryDecode<Partial<RunningEntry>>('sfn_executions', e.value, this.at(e));
+        out.push(typeof entry?.executionArn === 'string' ? { key: e.key, executionArn: entry.executionArn } : { key: e.key });
+      }
+    }
+    return out;
+  }
+
+  /** The record an index key stands for (`r.<p>.<sm>.<name>` → `x.<sm>.<name>`). */
+  async recordOfIndexKey(key: string): Promise<SfnExecutionRecord | undefined> {
+    return (await this.read([`x.${key.slice(key.indexOf('.', 2) + 1)}`]))[0];
+  }
+
+  /** Cleans one index key the way `running` does: kept for a RUNNING record, dropped for a closed one or an old orphan. */
+  async settleIndexKey(key: string, rec: SfnExecutionRecord | undefined): Promise<void> {
+    if (rec?.status === 'RUNNING') return;
+    if (rec || await this.orphan(key)) await this.kv.purge(key);
+  }
+
   /** True for an index key whose record never came (a start that crashed in between), once it is old. */
   private async orphan(key: string): Promise<boolean> {
     const e = await this.kv.get(key);

@@ -34,6 +34,11 @@ export interface SfnBook {
 export interface SfnTransitionExtra {
   snapshot: unknown;
   book: SfnBook;
+  /**
+   * The execution's next deadline once this transition is in (epoch ms; null: none): recovery arms
+   * it as a sleeper's wake-up without rebuilding the actors. Absent in messages of older versions.
+   */
+  wakeAt?: number | null;
 }
 
 /** What a persisted transition asks the host to do next. */
@@ -61,7 +66,7 @@ export class SfnExecution extends LiveExecution {
   /** The clock the root actor runs on: it knows the deadlines the execution waits for. */
   readonly timers: TrackedClock;
   /** Recorded events not yet persisted, in order; `e: null` marks an actor that ended (its bookkeeping goes), or a link op. */
-  private pending: { actorId: string; e: SfnRecord | null; op?: SfnLinkOp }[] = [];
+  private pending: { actorId: string; e: SfnRecord | null; op?: SfnLinkOp; at?: number }[] = [];
   private recordedPending = 0;
   private parsedInput: { v: unknown } | undefined;
   private flushQueued = false;
@@ -129,7 +134,8 @@ export class SfnExecution extends LiveExecution {
 
   /** The hook target: a machine of this execution recorded an event. Persisted by the next flush. */
   record(actorId: string, e: SfnRecord): void {
-    this.pending.push({ actorId, e });
+    // Stamped now, when it happened: the flush may come a little later (a busy event loop).
+    this.pending.push({ actorId, e, at: this.clock.now() });
     this.recordedPending += 1;
     if (this.flushQueued) return;
     this.flushQueued = true;
@@ -148,7 +154,7 @@ export class SfnExecution extends LiveExecution {
     this.recordedPending = 0;
     this.endedBefore = this.endedNow;
     this.endedNow = new Map();
-    for (const { actorId, e, op } of this.pending.splice(0)) {
+    for (const { actorId, e, op, at: recordedAt } of this.pending.splice(0)) {
       if (e === null) {
         if (op) applyLinkOp(this.book, op);
         else forgetActor(this.book, actorId, this.endedNow);
@@ -156,7 +162,7 @@ export class SfnExecution extends LiveExecution {
       }
       const id = ++this.book.lastEventId;
       const prev = previousOf(this.book, actorId, e.link);
-      c.events.push({ type: e.type, id, at, attrs: this.text.details(e.details ?? {}, this.entered), prev });
+      c.events.push({ type: e.type, id, at: recordedAt ?? at, attrs: this.text.details(e.details ?? {}, this.entered), prev });
       advance(this.book, actorId, id, e.link);
       if (e.type.endsWith('StateEntered')) (this.book.entered ??= {})[actorId] = [id, String(e.details?.name ?? '')];
       if (e.type === 'ActivityScheduled' && e.task) {
@@ -180,7 +186,8 @@ export class SfnExecution extends LiveExecution {
     if (scheduled.length > 0 && this.vet && !this.isDead) await this.vet(this, scheduled);
     if (this.pending.length === 0 || this.isDead) return [];
     const c = this.take();
-    const extra: SfnTransitionExtra = { snapshot: this.actor?.getPersistedSnapshot(), book: this.book };
+    const next = this.timers.nextDeadline();
+    const extra: SfnTransitionExtra = { snapshot: this.actor?.getPersistedSnapshot(), book: this.book, wakeAt: Number.isFinite(next) ? next : null };
     try {
       try {
         await this.append(c.events, extra);

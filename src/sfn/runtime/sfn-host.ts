@@ -79,6 +79,14 @@ const RECOVERY_CONCURRENCY = 32;
 const missingActivityCause = (task: SfnTaskRequest): string =>
   inStateCause(task.key.slice(0, task.key.lastIndexOf('#')), `The activity ${task.resource} does not exist.`);
 
+/** The AF_TASKS message of an execution's activity task. */
+function taskMessage(executionArn: string, partition: number, t: SfnTaskState, key: string): TaskMessage {
+  return {
+    domain: SFN_DOMAIN, workflowId: executionArn, runId: taskRunId(executionArn, key),
+    partition, kind: 'a', taskList: t.resource, scheduledEventId: t.scheduledEventId,
+  };
+}
+
 /** A task message names its task by `<key>@<executionArn>` (msgIDs of AF_TASKS must be unique across executions). */
 const taskRunId = (executionArn: string, key: string): string => `${key}@${executionArn}`;
 const taskKeyOf = (t: TaskMessage): string => t.runId.slice(0, t.runId.length - t.workflowId.length - 1);
@@ -287,23 +295,16 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     this.host.add(rec.executionArn, x);
     this.spawn(x, point.extra.snapshot);
     await x.serial(async () => {
-      x.actor!.send((sleeper ? { type: 'sfn.rearm', hb: sleeper.memo ?? {} } : { type: 'sfn.rearm' }) satisfies SfnInputEvent);
+      // Heartbeat windows: the ones it slept with; after a crash (no memo) they restart now.
+      x.actor!.send((sleeper?.memo ? { type: 'sfn.rearm', hb: sleeper.memo } : { type: 'sfn.rearm' }) satisfies SfnInputEvent);
       await x.flush();
     });
     if (sleeper) return x;
     for (const [key, t] of Object.entries(x.book.tasks)) {
       if (t.status !== 'scheduled') continue;
-      await this.host.ledger.enqueue(rec.executionArn, key, this.taskMessage(x, key, t.scheduledEventId), true);
+      await this.host.ledger.enqueue(rec.executionArn, key, taskMessage(rec.executionArn, rec.partition, t, key), true);
     }
     return x;
-  }
-
-  private taskMessage(x: SfnExecution, key: string, scheduledEventId: number): TaskMessage {
-    const t = x.book.tasks[key]!;
-    return {
-      domain: SFN_DOMAIN, workflowId: x.rec.executionArn, runId: taskRunId(x.rec.executionArn, key),
-      partition: x.rec.partition, kind: 'a', taskList: t.resource, scheduledEventId,
-    };
   }
 
   /** After a transition is persisted: dispatch new tasks, drop dead ones, close the execution. */
@@ -315,7 +316,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     for (const task of c.scheduled) {
       const t = x.book.tasks[task.key];
       if (t?.status !== 'scheduled') continue;
-      await this.host.ledger.enqueue(id, task.key, this.taskMessage(x, task.key, t.scheduledEventId));
+      await this.host.ledger.enqueue(id, task.key, taskMessage(x.rec.executionArn, x.rec.partition, t, task.key));
     }
     if (x.done) {
       const out = x.actor!.getSnapshot().output as SfnExecutionOutput;
@@ -426,29 +427,55 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
   /** Rebuilds the running executions of these partitions from their last history messages. */
   readonly hostName = 'sfn';
 
+  /**
+   * Brings back the running executions of these partitions, asleep: each one's last history message
+   * gives its next deadline and its unstarted tasks (queued again: a dead node may hold their
+   * messages), without rebuilding its actors, which its wake-up or next command does. An execution
+   * whose last message says nothing of its deadline (an older version's, or a start cut short) is
+   * rebuilt now.
+   */
   async recover(partitions: ReadonlySet<number>, _totalPartitions: number, progress?: RecoveryProgress): Promise<number> {
     const t0 = Date.now();
-    const recs = (await Promise.all([...partitions].map((p) => this.records.running(p)))).flat();
-    const recordsMs = Date.now() - t0;
+    const index = (await Promise.all([...partitions].map(async (p) => (await this.records.runningIndex(p)).map((e) => ({ ...e, partition: p }))))).flat();
+    const indexMs = Date.now() - t0;
     let n = 0;
-    await forEachPooled(recs, this.d.recoveryConcurrency ?? RECOVERY_CONCURRENCY, async (rec) => {
+    let rebuilt = 0;
+    await forEachPooled(index, this.d.recoveryConcurrency ?? RECOVERY_CONCURRENCY, async (e) => {
       try {
+        if (e.executionArn && await this.recoverAsleep(e.executionArn, e.partition)) { n++; progress?.rebuilt(); return; }
+        const rec = await this.records.recordOfIndexKey(e.key);
+        await this.records.settleIndexKey(e.key, rec);
+        if (rec?.status !== 'RUNNING' || (e.executionArn && rec.executionArn !== e.executionArn)) return;
         const x = await this.restore(rec);
         if (!x) return;
-        // Rebuilt executions sleep at once (deadlines armed in the wake-up heap), as SWF runs do.
+        rebuilt++;
         this.host.sleep(rec.executionArn, x);
         n++;
         progress?.rebuilt();
       } catch (err) {
         // A damaged history was reported (quarantined) already; the execution answers its fault.
         if (!(err instanceof DamagedRecordError)) {
-          this.d.log.error({ err, executionArn: rec.executionArn }, 'could not rebuild execution; trying again');
-          this.host.reopenLater(rec.executionArn, rec.partition);
+          this.d.log.error({ err, executionArn: e.executionArn, key: e.key }, 'could not rebuild execution; trying again');
+          if (e.executionArn) this.host.reopenLater(e.executionArn, e.partition);
         }
       }
     });
-    if (recs.length > 0) this.d.log.info({ executions: recs.length, rebuilt: n, recordsMs, ms: Date.now() - t0 }, 'Step Functions recovery');
+    if (index.length > 0) this.d.log.info({ executions: index.length, recovered: n, rebuilt, indexMs, ms: Date.now() - t0 }, 'Step Functions recovery');
     return n;
+  }
+
+  /** Registers a running execution as asleep from its last history message; false when it must be rebuilt instead. */
+  private async recoverAsleep(executionArn: string, partition: number): Promise<boolean> {
+    const { name, stateMachineName } = parseArn(executionArn, 'execution', 'executionArn');
+    const found = await readRestorePoint<SfnTransitionExtra>(this.d.store, this.d.nats.subjects.sfnHistory(partition, stateMachineName!, name));
+    const point = found?.point;
+    if (!point || point.upTo > 0 || point.extra.wakeAt === undefined || (point.extra.snapshot as { status?: string }).status === 'done') return false;
+    for (const [key, t] of Object.entries(point.extra.book.tasks)) {
+      if (t.status !== 'scheduled') continue;
+      await this.host.ledger.enqueue(executionArn, key, taskMessage(executionArn, partition, t, key), true);
+    }
+    this.host.sleepAt(executionArn, partition, point.extra.wakeAt ?? Infinity);
+    return true;
   }
 
   /** Drops a partition's executions (see ExecutionHost.releasePartition); requests arriving meanwhile are told to retry. */
