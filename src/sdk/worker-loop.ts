@@ -44,7 +44,10 @@ export class WorkerLoop<T> {
   private loops: Promise<void>[] = [];
   private stopping = stopController();
 
-  constructor(private readonly client: ActorFlowClient, private readonly o: WorkerLoopOptions, private readonly tasks: WorkerTasks<T>) {}
+  constructor(private readonly client: ActorFlowClient, private readonly o: WorkerLoopOptions, private readonly tasks: WorkerTasks<T>) {
+    const n = o.concurrency ?? WORKER_DEFAULTS.concurrency;
+    if (!Number.isInteger(n) || n < 1) throw new RangeError(`concurrency must be a whole number of at least 1, got ${n}`);
+  }
 
   /** Aborted once stop() is called (until the next start()). */
   get signal(): AbortSignal {

@@ -54,6 +54,12 @@ describe('WorkerLoop', () => {
     expect(took).toBeLessThan(1000 + 3000 + 2000);
   });
 
+  it('refuses a concurrency that would run no poll at all', () => {
+    for (const concurrency of [0, -1, 1.5, Number.NaN]) {
+      expect(() => new ActivityWorker(lonely, { domain: 'd', taskList: 'l', concurrency }, {})).toThrow(/concurrency must be a whole number of at least 1/);
+    }
+  });
+
   it('start() after stop() polls again', async () => {
     let polls = 0;
     const loop = new WorkerLoop<string>(lonely, { answers: SWF_ANSWER, concurrency: 2 }, {
