@@ -12,12 +12,26 @@ export type FaultName =
   | 'StateMachineDeleting' | 'StateMachineLimitExceeded' | 'ExecutionDoesNotExist' | 'ExecutionAlreadyExists'
   | 'ExecutionLimitExceeded' | 'TooManyTags' | 'AccessDeniedException' | 'ConflictException';
 
-/** A wire fault: created by the service layer, turned into a wire error only by the transports. */
+export interface FaultOptions extends ErrorOptions {
+  /**
+   * The same request may succeed if sent again (a node shutting down, a partition changing owner, a
+   * concurrent change). Default: true for InternalFailure and ThrottlingException (AWS SDKs retry
+   * those too: 5xx by status, throttling by code), false for the rest.
+   */
+  retryable?: boolean;
+}
+
+/**
+ * A wire fault: created by the service layer, turned into a wire error only by the transports.
+ * Whether to send the request again is its `retryable` flag, never a word in its message.
+ */
 export class Fault extends Error {
   override readonly name: FaultName;
-  constructor(name: FaultName, message: string, options?: ErrorOptions) {
+  readonly retryable: boolean;
+  constructor(name: FaultName, message: string, options?: FaultOptions) {
     super(message, options);
     this.name = name;
+    this.retryable = options?.retryable ?? (name === 'InternalFailure' || name === 'ThrottlingException');
   }
 }
 

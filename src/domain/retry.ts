@@ -45,11 +45,13 @@ export async function retry<T>(fn: (attempt: number) => Promise<T>, p: RetryPoli
       if (!(triesLeft || timeLeft || unbounded) || p.signal?.aborted) throw e;
       p.onRetry?.(e, attempt, wait);
       await sleep(wait, p.signal);
+      if (p.signal?.aborted) throw e;
     }
   }
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms`, or less when `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const t = setTimeout(done, ms);
     function done() { clearTimeout(t); signal?.removeEventListener('abort', done); resolve(); }

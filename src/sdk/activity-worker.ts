@@ -1,6 +1,6 @@
 import type { ActorFlowClient } from './client.js';
-import { SWF_ANSWER, sendAnswer, stopController } from './answer.js';
-import { PollerPool } from './poller.js';
+import { SWF_ANSWER } from './answer.js';
+import { WORKER_DEFAULTS, WorkerLoop } from './worker-loop.js';
 
 export interface ActivityTask {
   taskToken: string;
@@ -46,20 +46,19 @@ export type ActivityHandler = (task: ActivityTask, ctx: ActivityContext) => Prom
  * An answer lost with an engine node is sent again (see sendAnswer).
  */
 export class ActivityWorker {
-  private readonly pool: PollerPool;
-  private stopping = stopController();
+  private readonly loop: WorkerLoop<ActivityTask>;
 
   constructor(private readonly client: ActorFlowClient, private readonly o: ActivityWorkerOptions,
     private readonly handlers: Record<string, ActivityHandler>) {
-    this.pool = new PollerPool(o.concurrency ?? 1, () => this.once(), o.onError ?? (() => undefined));
+    this.loop = new WorkerLoop(client, { concurrency: o.concurrency, onError: o.onError, answers: SWF_ANSWER }, { poll: () => this.poll(), handle: (t) => this.run(t) });
   }
 
-  private async once(): Promise<void> {
+  private async poll(): Promise<ActivityTask | undefined> {
     const task = await this.client.call<Partial<ActivityTask>>('PollForActivityTask', {
-      domain: this.o.domain, taskList: { name: this.o.taskList }, identity: this.o.identity, afPollTimeoutMs: this.o.pollTimeoutMs ?? 5000,
+      domain: this.o.domain, taskList: { name: this.o.taskList }, identity: this.o.identity,
+      afPollTimeoutMs: this.o.pollTimeoutMs ?? WORKER_DEFAULTS.swfPollTimeoutMs,
     });
-    if (!task.taskToken) return;
-    await this.run(task as ActivityTask);
+    return task.taskToken ? task as ActivityTask : undefined;
   }
 
   private async run(task: ActivityTask): Promise<void> {
@@ -83,29 +82,23 @@ export class ActivityWorker {
         if (!handler) throw new Error(`no handler for activity type ${task.activityType.name}`);
         result = await handler(task, ctx);
       } catch (e) {
-        if (e instanceof ActivityCanceled) await sendAnswer(this.client, 'RespondActivityTaskCanceled', { taskToken, details: e.details }, this.answerOptions());
-        else await sendAnswer(this.client, 'RespondActivityTaskFailed', { taskToken, reason: String((e as Error).message ?? e).slice(0, 256) }, this.answerOptions());
+        if (e instanceof ActivityCanceled) await this.loop.answer('RespondActivityTaskCanceled', { taskToken, details: e.details });
+        else await this.loop.answer('RespondActivityTaskFailed', { taskToken, reason: String((e as Error).message ?? e).slice(0, 256) });
         return;
       }
-      await sendAnswer(this.client, 'RespondActivityTaskCompleted', { taskToken, result }, this.answerOptions());
+      await this.loop.answer('RespondActivityTaskCompleted', { taskToken, result });
     } finally {
       if (timer) clearInterval(timer);
     }
   }
 
-  private answerOptions() {
-    return { ...SWF_ANSWER, stopping: this.stopping.signal };
-  }
-
   start(): this {
-    if (this.stopping.signal.aborted) this.stopping = stopController();
-    this.pool.start();
+    this.loop.start();
     return this;
   }
 
   /** Ends the polls after the current ones and waits for the tasks in hand (answers lost meanwhile are resent for 30 s at most). */
   stop(): Promise<void> {
-    this.stopping.abort();
-    return this.pool.stop();
+    return this.loop.stop();
   }
 }

@@ -1,9 +1,10 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Fault } from '../domain/faults.js';
+import { backoffMs } from '../domain/retry.js';
 import { loneSurrogatePath, unicodeProblem } from '../domain/validate.js';
 import { decode, encode } from '../nats/codec.js';
 import { connectionAuth, type NatsAuth } from '../nats/connect-options.js';
-import type { WireReply } from '../domain/wire.js';
+import { fromWire, type WireReply } from '../domain/wire.js';
 
 export interface ClientOptions {
   /** NATS servers, e.g. `nats://127.0.0.1:4222`. */
@@ -34,23 +35,24 @@ const POLL_GRACE_MS = 5_000;
 
 /**
  * Workers and deciders outlive any NATS outage: nats.js gives up after 10 attempts by default (about
- * 20 s), and a closed connection stops a worker for good. Reconnect for ever, backing off from 250 ms
- * to 5 s with up to 50 % jitter so a fleet of workers does not reconnect in step.
+ * 20 s), and a closed connection stops a worker for good. Reconnect for ever (the loop is nats.js's),
+ * backing off from 250 ms to 5 s with up to 50 % jitter so a fleet of workers does not reconnect in
+ * step. One backoff per connection.
  */
-const RECONNECT = {
-  maxReconnectAttempts: -1,
-  reconnectDelayHandler: (() => {
-    let attempt = 0;
-    let last = 0;
-    return () => {
+const RECONNECT_BACKOFF = { firstMs: 250, capMs: 5000, jitter: 0.5 };
+function reconnectOptions() {
+  let attempt = 0;
+  let last = 0;
+  return {
+    maxReconnectAttempts: -1,
+    reconnectDelayHandler: () => {
       // A connection that stayed up for a while starts its backoff again from the bottom.
       if (Date.now() - last > 30_000) attempt = 0;
       last = Date.now();
-      const base = Math.min(5000, 250 * 2 ** Math.min(attempt++, 5));
-      return base + Math.random() * base * 0.5;
-    };
-  })(),
-};
+      return backoffMs(RECONNECT_BACKOFF, ++attempt);
+    },
+  };
+}
 
 /**
  * The ActorFlow client over NATS: every SWF action by its AWS name, with AWS-shaped inputs and
@@ -61,7 +63,7 @@ export class ActorFlowClient {
 
   static async connect(opts: ClientOptions = {}): Promise<ActorFlowClient> {
     const servers = opts.servers ?? 'nats://127.0.0.1:4222';
-    const nc = opts.connection ?? await connect({ servers, name: 'actorflow-client', noAsyncTraces: true, ...RECONNECT, ...connectionAuth(servers, opts.auth) });
+    const nc = opts.connection ?? await connect({ servers, name: 'actorflow-client', noAsyncTraces: true, ...reconnectOptions(), ...connectionAuth(servers, opts.auth) });
     return new ActorFlowClient(nc, opts.prefix ?? 'af', !opts.connection);
   }
 
@@ -80,8 +82,7 @@ export class ActorFlowClient {
     if (bad !== undefined) throw new Fault('ValidationException', `1 validation error detected: Value at '${bad}' failed to satisfy constraint: ${unicodeProblem('\ud800')}`);
     const m = await this.nc.request(`${this.prefix}.api.${action}`, encode(input), { timeout });
     const reply = decode<WireReply<T>>(m.data);
-    if ('fault' in reply) throw new Fault(reply.fault.name, reply.fault.message);
-    return reply.ok;
+    return fromWire(reply);
   }
 
   /** Every event of a run, following nextPageToken. */

@@ -1,6 +1,6 @@
 import type { ActorFlowClient, WireEvent } from './client.js';
-import { SWF_ANSWER, sendAnswer, stopController } from './answer.js';
-import { PollerPool } from './poller.js';
+import { SWF_ANSWER } from './answer.js';
+import { WORKER_DEFAULTS, WorkerLoop } from './worker-loop.js';
 
 export interface DecisionTask {
   taskToken: string;
@@ -35,18 +35,17 @@ export interface DeciderOptions {
  * again when lost with an engine node, see sendAnswer).
  */
 export class Decider {
-  private readonly pool: PollerPool;
-  private stopping = stopController();
+  private readonly loop: WorkerLoop<DecisionTask>;
 
   constructor(private readonly client: ActorFlowClient, private readonly o: DeciderOptions,
     private readonly decide: (task: DecisionTask) => Promise<DecisionResult> | DecisionResult) {
-    this.pool = new PollerPool(o.concurrency ?? 1, () => this.once(), o.onError ?? (() => undefined));
+    this.loop = new WorkerLoop(client, { concurrency: o.concurrency, onError: o.onError, answers: SWF_ANSWER }, { poll: () => this.poll(), handle: (t) => this.handle(t) });
   }
 
-  private async once(): Promise<void> {
-    const poll = { domain: this.o.domain, taskList: { name: this.o.taskList }, identity: this.o.identity, afPollTimeoutMs: this.o.pollTimeoutMs ?? 5000 };
+  private async poll(): Promise<DecisionTask | undefined> {
+    const poll = { domain: this.o.domain, taskList: { name: this.o.taskList }, identity: this.o.identity, afPollTimeoutMs: this.o.pollTimeoutMs ?? WORKER_DEFAULTS.swfPollTimeoutMs };
     const first = await this.client.call<Partial<DecisionTask> & { nextPageToken?: string }>('PollForDecisionTask', poll);
-    if (!first.taskToken) return;
+    if (!first.taskToken) return undefined;
     const events = [...(first.events ?? [])];
     let token = first.nextPageToken;
     while (token) {
@@ -54,25 +53,22 @@ export class Decider {
       for (const e of page.events) events.push(e);
       token = page.nextPageToken;
     }
-    const task = { ...first, events } as DecisionTask;
+    return { ...first, events } as DecisionTask;
+  }
+
+  private async handle(task: DecisionTask): Promise<void> {
     const result = await this.decide(task);
-    await sendAnswer(this.client, 'RespondDecisionTaskCompleted', { taskToken: task.taskToken, ...result }, this.answerOptions());
+    await this.loop.answer('RespondDecisionTaskCompleted', { taskToken: task.taskToken, ...result });
     this.o.onResponded?.(task, result);
   }
 
-  private answerOptions() {
-    return { ...SWF_ANSWER, stopping: this.stopping.signal };
-  }
-
   start(): this {
-    if (this.stopping.signal.aborted) this.stopping = stopController();
-    this.pool.start();
+    this.loop.start();
     return this;
   }
 
   /** Ends the polls after the current ones and waits for the tasks in hand (answers lost meanwhile are resent for 30 s at most). */
   stop(): Promise<void> {
-    this.stopping.abort();
-    return this.pool.stop();
+    return this.loop.stop();
   }
 }

@@ -1,6 +1,6 @@
-import { SFN_ANSWER, sendAnswer, stopController } from './answer.js';
+import { SFN_ANSWER } from './answer.js';
 import type { ActorFlowClient } from './client.js';
-import { PollerPool } from './poller.js';
+import { WORKER_DEFAULTS, WorkerLoop } from './worker-loop.js';
 
 export interface SfnActivityContext {
   /** SendTaskHeartbeat: restarts the task's heartbeat window. */
@@ -27,25 +27,25 @@ export interface SfnActivityWorker {
   stop(): Promise<void>;
 }
 
+interface SfnTask { taskToken: string; input: string }
+
 /**
  * A Step Functions activity worker over NATS: GetActivityTask long polls, then SendTaskSuccess with
  * the handler's result, or SendTaskFailure with error = err.name and cause = err.message. An answer
  * lost with an engine node (timeout, node shutting down) is sent again.
  */
 export function startSfnActivityWorker(client: ActorFlowClient, o: SfnActivityWorkerOptions): SfnActivityWorker {
-  const stopping = stopController();
-  const onError = o.onError ?? (() => undefined);
-  const once = async () => {
+  const poll = async (): Promise<SfnTask | undefined> => {
     const task = await client.call<{ taskToken?: string; input?: string }>('GetActivityTask', {
-      activityArn: o.activityArn, workerName: o.workerName, afPollTimeoutMs: o.pollTimeoutMs ?? 20_000,
+      activityArn: o.activityArn, workerName: o.workerName, afPollTimeoutMs: o.pollTimeoutMs ?? WORKER_DEFAULTS.sfnPollTimeoutMs,
     });
-    if (!task.taskToken) return;
-    await run(task.taskToken, task.input ?? '{}');
+    return task.taskToken ? { taskToken: task.taskToken, input: task.input ?? '{}' } : undefined;
   };
-  const run = async (taskToken: string, input: string) => {
+  const handle = async ({ taskToken, input }: SfnTask): Promise<void> => {
     const gone = new AbortController();
     const stopTask = () => gone.abort();
-    stopping.signal.addEventListener('abort', stopTask, { once: true });
+    const stopping = loop.signal;
+    stopping.addEventListener('abort', stopTask, { once: true });
     const ctx: SfnActivityContext = {
       heartbeat: async () => {
         try {
@@ -63,20 +63,15 @@ export function startSfnActivityWorker(client: ActorFlowClient, o: SfnActivityWo
         output = await o.handler(JSON.parse(input), ctx);
       } catch (e) {
         const err = e instanceof Error ? e : new Error(String(e));
-        await sendAnswer(client, 'SendTaskFailure', { taskToken, error: err.name.slice(0, 256), cause: err.message.slice(0, 32_768) }, { ...SFN_ANSWER, stopping: stopping.signal });
+        await loop.answer('SendTaskFailure', { taskToken, error: err.name.slice(0, 256), cause: err.message.slice(0, 32_768) });
         return;
       }
-      await sendAnswer(client, 'SendTaskSuccess', { taskToken, output: JSON.stringify(output ?? null) }, { ...SFN_ANSWER, stopping: stopping.signal });
+      await loop.answer('SendTaskSuccess', { taskToken, output: JSON.stringify(output ?? null) });
     } finally {
-      stopping.signal.removeEventListener('abort', stopTask);
+      stopping.removeEventListener('abort', stopTask);
     }
   };
-  const pool = new PollerPool(o.concurrency ?? 1, once, onError);
-  pool.start();
-  return {
-    async stop() {
-      stopping.abort();
-      await pool.stop();
-    },
-  };
+  const loop = new WorkerLoop(client, { concurrency: o.concurrency, onError: o.onError, answers: SFN_ANSWER }, { poll, handle });
+  loop.start();
+  return { stop: () => loop.stop() };
 }

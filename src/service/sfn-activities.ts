@@ -36,7 +36,7 @@ export async function createActivity(ctx: ServiceContext, input: unknown): Promi
     if (!(e instanceof RegistryConflictError)) throw e;
     // Created concurrently: the same name is the same activity.
     const won = await ctx.registry.get<ActivityRecord>(key);
-    if (!won.value) throw new Fault('ConflictException', `Activity '${name}' changed concurrently; retry`);
+    if (!won.value) throw new Fault('ConflictException', `Activity '${name}' changed concurrently`, { retryable: true });
     return { activityArn: won.value.arn, creationDate: seconds(won.value.creationDate) };
   }
 }

@@ -51,7 +51,7 @@ export async function createStateMachine(ctx: ServiceContext, input: unknown): P
       if (!(e instanceof RegistryConflictError)) throw e; // created concurrently: compare with the winner
     }
   }
-  throw new Fault('ConflictException', `State machine '${name}' changed concurrently; retry`);
+  throw new Fault('ConflictException', `State machine '${name}' changed concurrently`, { retryable: true });
 }
 
 /**
@@ -85,7 +85,7 @@ export async function updateStateMachine(ctx: ServiceContext, input: unknown): P
       if (!(e instanceof RegistryConflictError)) throw e; // another update won: apply ours on top of it
     }
   }
-  throw new Fault('ConflictException', `State machine '${String(arn)}' changed concurrently; retry`);
+  throw new Fault('ConflictException', `State machine '${String(arn)}' changed concurrently`, { retryable: true });
 }
 
 /** DescribeStateMachine: StateMachineDoesNotExist unless the ARN names one of this region and account. */
@@ -126,5 +126,5 @@ export async function deleteStateMachine(ctx: ServiceContext, input: unknown): P
       if (!(e instanceof RegistryConflictError)) throw e; // changed meanwhile (an update): read again
     }
   }
-  throw new Fault('ConflictException', `State machine '${String(arn)}' changed concurrently; retry`);
+  throw new Fault('ConflictException', `State machine '${String(arn)}' changed concurrently`, { retryable: true });
 }

@@ -160,7 +160,7 @@ export class HttpGateway {
     const log = this.log.child({ requestId });
     if (this.draining) {
       req.resume();
-      return this.reply(res, { status: 503, type: 'ServiceUnavailableException', message: 'node is shutting down; retry', headers: { connection: 'close' } });
+      return this.reply(res, { status: 503, type: 'ServiceUnavailableException', message: 'node is shutting down', headers: { connection: 'close' } });
     }
     // Without keys nothing but the Host header tells a local client from a page of another site whose
     // name now resolves to 127.0.0.1 (DNS rebinding): only loopback names and the configured host are served.
@@ -201,7 +201,7 @@ export class HttpGateway {
     }
     if (!this.opened) {
       req.resume();
-      return this.reply(res, { status: 503, type: 'ServiceUnavailableException', message: 'node is starting: its partitions are being rebuilt; retry' });
+      return this.reply(res, { status: 503, type: 'ServiceUnavailableException', message: 'node is starting: its partitions are being rebuilt' });
     }
     const body = await readBody(req, this.config.maxBodyBytes);
     if (body === 'aborted') return;

@@ -58,7 +58,7 @@ export class NatsApiServer {
     const log = this.log.child({ requestId: randomUUID() });
     const t0 = Date.now();
     try {
-      if (this.draining) throw new Fault('ThrottlingException', 'node is shutting down; retry');
+      if (this.draining) throw new Fault('ThrottlingException', 'node is shutting down', { retryable: true });
       const op = Object.hasOwn(this.ops, action) ? this.ops[action] : undefined;
       if (!op) throw new Fault('UnknownOperationException', `Unknown operation ${action}`);
       let input: unknown;

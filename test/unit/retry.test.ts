@@ -40,11 +40,13 @@ describe('retry', () => {
     expect(new Set(Array.from({ length: 20 }, () => backoffMs({ firstMs: 100, capMs: 1000 }, 3))).size).toBeGreaterThan(1);
   });
 
-  it('stops waiting when its signal aborts', async () => {
+  it('stops waiting when its signal aborts, with no further try', async () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 20);
     const t0 = Date.now();
-    await expect(retry(async () => { throw new Error('x'); }, { firstMs: 5000, capMs: 5000, signal: ac.signal })).rejects.toThrow('x');
+    let n = 0;
+    await expect(retry(async () => { n++; throw new Error(`x${n}`); }, { firstMs: 5000, capMs: 5000, signal: ac.signal })).rejects.toThrow('x1');
+    expect(n).toBe(1);
     expect(Date.now() - t0).toBeLessThan(2000);
   });
 });
