@@ -5,6 +5,7 @@ import { readToEnd } from '../nats/read-stream.js';
 import { DamagedRecordError, UNREPORTED, type Quarantine } from './quarantine.js';
 import { isSfnHistory } from './record-shapes.js';
 import { YieldPoint } from '../domain/yield-point.js';
+import { retry } from '../domain/retry.js';
 
 /** JetStream error codes the store reacts to. */
 export const JsCodes = { StreamWrongLastSequence: 10071 } as const;
@@ -45,20 +46,14 @@ const APPEND_RETRY_MS = 8000;
 
 /**
  * Calls `append` (one HistoryStore.append, its msgID fixed) until it succeeds: at least
- * APPEND_ATTEMPTS times and for APPEND_RETRY_MS, backing off from 50 ms to 1 s. A lost fence or a
- * transition too large is thrown at once; so is the last failure.
+ * APPEND_ATTEMPTS times and for APPEND_RETRY_MS, backing off from 50 ms to 1 s (with jitter). A lost
+ * fence or a transition too large is thrown at once; so is the last failure.
  */
-export async function appendRetrying(append: () => Promise<number>): Promise<number> {
-  const giveUpAt = Date.now() + APPEND_RETRY_MS;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await append();
-    } catch (e) {
-      if (e instanceof HistoryConflictError || e instanceof TransitionTooLargeError) throw e;
-      if (attempt + 1 >= APPEND_ATTEMPTS && Date.now() >= giveUpAt) throw e;
-      await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 1000)));
-    }
-  }
+export function appendRetrying(append: () => Promise<number>): Promise<number> {
+  return retry(() => append(), {
+    firstMs: 50, capMs: 1000, attempts: APPEND_ATTEMPTS, forMs: APPEND_RETRY_MS,
+    retryable: (e) => !(e instanceof HistoryConflictError || e instanceof TransitionTooLargeError),
+  });
 }
 
 export interface LastTransition<X = unknown> {
