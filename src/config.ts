@@ -1,7 +1,7 @@
 import { ENGINE_INBOX_PREFIX, natsAuthFromEnv, type NatsAuth } from './nats/connect-options.js';
 import { checkReplyPrefixes, DEFAULT_REPLY_PREFIXES } from './nats/reply-subjects.js';
 import { DEFAULT_CONSUMER_IDLE_MS } from './matching/task-queues.js';
-import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './transport/request-limit.js';
+import { DEFAULT_API_DRAIN_MS, DEFAULT_REQUEST_LIMITS, type RequestLimits } from './transport/request-limit.js';
 import { DEFAULT_NO_OWNER_RETRY_MS, DEFAULT_OWNER_TIMEOUT_MS } from './runtime/router.js';
 import { MAX_POLL_MS } from './service/poll-for-decision-task.js';
 
@@ -15,8 +15,6 @@ import { MAX_POLL_MS } from './service/poll-for-decision-task.js';
  *   node's partitions are ownerless for about one lease TTL before another node takes them.
  */
 export const OWNER_TIMEOUT_MARGIN_MS = 10_000;
-/** How long a stopping node waits for API requests in flight (HTTP and NATS), by default. */
-export const DEFAULT_API_DRAIN_MS = 5000;
 /** Executions a node rebuilds at once at start-up or takeover, SWF and Step Functions alike, by default. */
 export const DEFAULT_RECOVERY_CONCURRENCY = 64;
 
