@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
 import { readToEnd } from '../../src/nats/read-stream.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
 
@@ -50,6 +51,7 @@ describe('readToEnd', () => {
     const { name, subj } = await stream();
     for (let i = 0; i < 20; i++) await js.publish(`${subj}.a.${i}`, new Uint8Array([i]));
     const { seqs, ms } = await collect(name, { filter: `${subj}.b.>` });
+    console.log(`readToEnd: empty filter ended after ${ms.toFixed(1)} ms`);
     expect(seqs).toEqual([]);
     // A fetch would have waited its 5 s expiry; the pending count says there is nothing.
     expect(ms).toBeLessThan(1000);
@@ -66,6 +68,7 @@ describe('readToEnd', () => {
     // The last message of the stream does not match: the read must still end on its own.
     await js.publish(`${subj}.y.last`, new Uint8Array());
     const { seqs, ms } = await collect(name, { filter: `${subj}.x.>`, batch: 64 });
+    console.log(`readToEnd: ${seqs.length} of 1,051 messages in ${Math.ceil(seqs.length / 64)} fetches, ${ms.toFixed(1)} ms`);
     expect(seqs).toEqual(want);
     expect(ms).toBeLessThan(4000); // well under one 5 s fetch expiry, on a loaded machine
     const all = await collect(name, { batch: 100 });
@@ -99,6 +102,20 @@ describe('readToEnd', () => {
     for (let i = 0; i < 50; i++) await js.publish(`${subj}.a`, new Uint8Array([i]));
     for await (const m of readToEnd(js, name, { batch: 10 })) if (m.seq === 15) break;
     expect(await consumers(name)).toBe(0);
+  });
+
+  it('reads a KV bucket\'s stream whose last message is a delete marker without waiting (openRunRecords)', async () => {
+    const kv = await new Kvm(nc).create('rs_kv', { history: 1 });
+    for (let i = 0; i < 30; i++) await kv.put(`k${i}`, new Uint8Array([i]));
+    await kv.delete('k29');
+    const live: string[] = [];
+    const t0 = performance.now();
+    for await (const m of readToEnd(js, 'KV_rs_kv', { batch: 10_000 })) {
+      if (!m.headers?.get('KV-Operation') && m.data.length > 0) live.push(m.subject.slice('$KV.rs_kv.'.length));
+    }
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(live).toEqual(Array.from({ length: 29 }, (_, i) => `k${i}`));
+    expect(await consumers('KV_rs_kv')).toBe(0);
   });
 
   it('goes on from the last message seen when the server drops its consumer', async () => {
