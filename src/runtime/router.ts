@@ -90,6 +90,7 @@ export class Router {
         const m = await this.nc.request(this.s.partition(partition, op), data, { timeout: this.ownerTimeoutMs });
         return fromWire(decode<WireReply<T>>(m.data));
       }, {
+        // The window is a floor: the last try may come up to one wait (≤ 1.5 s) after it.
         firstMs: 50, capMs: 1000, forMs: this.noOwnerRetryMs,
         // Nobody got the request, so sending it again is safe: the partition is changing hands.
         retryable: (e) => !local && !(e instanceof Fault) && noResponders(e),
