@@ -1,7 +1,22 @@
 import { ENGINE_INBOX_PREFIX, natsAuthFromEnv, type NatsAuth } from './nats/connect-options.js';
 import { checkReplyPrefixes, DEFAULT_REPLY_PREFIXES } from './nats/reply-subjects.js';
 import { DEFAULT_CONSUMER_IDLE_MS } from './matching/task-queues.js';
-import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './transport/request-limit.js';
+import { DEFAULT_API_DRAIN_MS, DEFAULT_REQUEST_LIMITS, type RequestLimits } from './transport/request-limit.js';
+import { DEFAULT_NO_OWNER_RETRY_MS, DEFAULT_OWNER_TIMEOUT_MS } from './runtime/router.js';
+import { MAX_POLL_MS } from './service/poll-for-decision-task.js';
+
+/**
+ * How the engine's waits relate, stated once and checked by resolveOptions:
+ * - a poll is held at most 60 s (SWF's hold; AWS SDK clients and ours give up on a poll after 70 s);
+ * - an owner call (a request run on its partition's owner) may take the owner timeout, which must
+ *   exceed the poll hold by OWNER_TIMEOUT_MARGIN_MS: no request is given up on sooner than the
+ *   longest a request may legitimately wait, plus time for the owner's own work;
+ * - in a cluster, a request waits for an ownerless partition longer than a lease lives: a dead
+ *   node's partitions are ownerless for about one lease TTL before another node takes them.
+ */
+export const OWNER_TIMEOUT_MARGIN_MS = 10_000;
+/** Executions a node rebuilds at once at start-up or takeover, SWF and Step Functions alike, by default. */
+export const DEFAULT_RECOVERY_CONCURRENCY = 64;
 
 /** Node options: all optional, resolved once at start-up into a read-only form. */
 export interface NodeOptions {
@@ -37,6 +52,16 @@ export interface NodeOptions {
   apiMaxInflight?: number;
   /** A task list's JetStream consumer is removed this long after its last poll (AF_TASK_CONSUMER_IDLE_MS, default 300,000). */
   taskConsumerIdleMs?: number;
+  /** Longest wait of an owner call on another node (AF_OWNER_TIMEOUT_MS, default 70,000; at least the poll hold + 10 s). */
+  ownerTimeoutMs?: number;
+  /** How long a poll is held when no task comes (AF_POLL_HOLD_MS, 1,000–60,000, default 60,000 as in SWF). */
+  pollHoldMs?: number;
+  /** How long a stopping node waits for API requests in flight (AF_API_DRAIN_MS, default 5,000). */
+  apiDrainMs?: number;
+  /** Executions rebuilt at once at start-up and takeover, both kinds (AF_RECOVERY_CONCURRENCY, 1–1024, default 64). */
+  recoveryConcurrency?: number;
+  /** How long a request waits for a partition with no owner (AF_NO_OWNER_RETRY_MS, default 15,000 or twice the lease TTL if longer; in a cluster above the lease TTL). */
+  noOwnerRetryMs?: number;
 }
 
 export interface NodeConfig {
@@ -56,6 +81,39 @@ export interface NodeConfig {
   readonly apiReplyPrefixes: readonly string[];
   readonly apiLimits: Readonly<RequestLimits>;
   readonly taskConsumerIdleMs: number;
+  readonly ownerTimeoutMs: number;
+  readonly pollHoldMs: number;
+  readonly apiDrainMs: number;
+  readonly recoveryConcurrency: number;
+  readonly noOwnerRetryMs: number;
+}
+
+/** An integer option: the NodeOptions value, else its env var, else the default; checked against [min, max]. */
+function intOption(name: string, given: number | undefined, env: NodeJS.ProcessEnv, dflt: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const v = given ?? (env[name] === undefined || env[name] === '' ? dflt : Number(env[name]));
+  if (!Number.isInteger(v) || v < min || v > max) {
+    throw new Error(`${name} must be an integer ${max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`}, got ${env[name] !== undefined && given === undefined ? env[name] : v}`);
+  }
+  return v;
+}
+
+/** The engine's waits (see the couplings at the top of this file). */
+function resolveWaits(o: NodeOptions, env: NodeJS.ProcessEnv, cluster: boolean, leaseTtlMs: number) {
+  const pollHoldMs = intOption('AF_POLL_HOLD_MS', o.pollHoldMs, env, MAX_POLL_MS, 1000, MAX_POLL_MS);
+  const ownerTimeoutMs = intOption('AF_OWNER_TIMEOUT_MS', o.ownerTimeoutMs, env, DEFAULT_OWNER_TIMEOUT_MS, 1000);
+  if (ownerTimeoutMs < pollHoldMs + OWNER_TIMEOUT_MARGIN_MS) {
+    throw new Error(`AF_OWNER_TIMEOUT_MS (${ownerTimeoutMs}) must be at least the poll hold AF_POLL_HOLD_MS (${pollHoldMs}) + ${OWNER_TIMEOUT_MARGIN_MS} ms`);
+  }
+  // By default twice a lease TTL when that is longer than 15 s, so a longer TTL needs no second setting.
+  const noOwnerRetryMs = intOption('AF_NO_OWNER_RETRY_MS', o.noOwnerRetryMs, env, Math.max(DEFAULT_NO_OWNER_RETRY_MS, 2 * leaseTtlMs), 0);
+  if (cluster && noOwnerRetryMs <= leaseTtlMs) {
+    throw new Error(`AF_NO_OWNER_RETRY_MS (${noOwnerRetryMs}) must exceed the lease TTL AF_LEASE_TTL_MS (${leaseTtlMs}) in a cluster: a dead node's partitions have no owner for about one TTL`);
+  }
+  return {
+    pollHoldMs, ownerTimeoutMs, noOwnerRetryMs,
+    apiDrainMs: intOption('AF_API_DRAIN_MS', o.apiDrainMs, env, DEFAULT_API_DRAIN_MS, 0),
+    recoveryConcurrency: intOption('AF_RECOVERY_CONCURRENCY', o.recoveryConcurrency, env, DEFAULT_RECOVERY_CONCURRENCY, 1, 1024),
+  };
 }
 
 export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = process.env): NodeConfig {
@@ -90,7 +148,9 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
   }
   const taskConsumerIdleMs = o.taskConsumerIdleMs ?? Number(env.AF_TASK_CONSUMER_IDLE_MS ?? DEFAULT_CONSUMER_IDLE_MS);
   if (!Number.isInteger(taskConsumerIdleMs) || taskConsumerIdleMs < 1000) throw new Error(`AF_TASK_CONSUMER_IDLE_MS must be an integer ≥ 1000, got ${taskConsumerIdleMs}`);
+  const waits = resolveWaits(o, env, cluster, leaseTtlMs);
   return Object.freeze({
+    ...waits,
     cluster, apiReplyPrefixes, apiLimits, taskConsumerIdleMs, leaseTtlMs, leaseRenewMs, replicas,
     sleepAfterMs,
     natsUrl: o.natsUrl ?? env.NATS_URL ?? 'nats://127.0.0.1:4222',

@@ -40,7 +40,8 @@ export async function retry<T>(fn: (attempt: number) => Promise<T>, p: RetryPoli
       if (p.retryable && !p.retryable(e, attempt)) throw e;
       const wait = backoffMs(p, attempt);
       const triesLeft = p.attempts !== undefined && attempt < p.attempts;
-      const timeLeft = giveUpAt !== undefined && now() + wait <= giveUpAt;
+      // `forMs` is a floor, as documented: a try that fails before it is over is followed by another.
+      const timeLeft = giveUpAt !== undefined && now() < giveUpAt;
       const unbounded = p.attempts === undefined && giveUpAt === undefined;
       if (!(triesLeft || timeLeft || unbounded) || p.signal?.aborted) throw e;
       p.onRetry?.(e, attempt, wait);

@@ -1,9 +1,11 @@
-import { JetStreamApiError, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
+import { JetStreamApiError, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { HistoryEvent } from '../../machines/history-event.js';
 import { encode } from '../nats/codec.js';
+import { readToEnd } from '../nats/read-stream.js';
 import { DamagedRecordError, UNREPORTED, type Quarantine } from './quarantine.js';
 import { isSfnHistory } from './record-shapes.js';
 import { YieldPoint } from '../domain/yield-point.js';
+import { retry } from '../domain/retry.js';
 
 /** JetStream error codes the store reacts to. */
 export const JsCodes = { StreamWrongLastSequence: 10071 } as const;
@@ -44,20 +46,14 @@ const APPEND_RETRY_MS = 8000;
 
 /**
  * Calls `append` (one HistoryStore.append, its msgID fixed) until it succeeds: at least
- * APPEND_ATTEMPTS times and for APPEND_RETRY_MS, backing off from 50 ms to 1 s. A lost fence or a
- * transition too large is thrown at once; so is the last failure.
+ * APPEND_ATTEMPTS times and for APPEND_RETRY_MS, backing off from 50 ms to 1 s (with jitter). A lost
+ * fence or a transition too large is thrown at once; so is the last failure.
  */
-export async function appendRetrying(append: () => Promise<number>): Promise<number> {
-  const giveUpAt = Date.now() + APPEND_RETRY_MS;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await append();
-    } catch (e) {
-      if (e instanceof HistoryConflictError || e instanceof TransitionTooLargeError) throw e;
-      if (attempt + 1 >= APPEND_ATTEMPTS && Date.now() >= giveUpAt) throw e;
-      await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 1000)));
-    }
-  }
+export function appendRetrying(append: () => Promise<number>): Promise<number> {
+  return retry(() => append(), {
+    firstMs: 50, capMs: 1000, attempts: APPEND_ATTEMPTS, forMs: APPEND_RETRY_MS,
+    retryable: (e) => !(e instanceof HistoryConflictError || e instanceof TransitionTooLargeError),
+  });
 }
 
 export interface LastTransition<X = unknown> {
@@ -182,49 +178,8 @@ export class HistoryStore {
     }
     const next = continuity(onTransition);
     if (this.leaderReads) return this.scanFromLeader(subject, last.seq, tail.events[0]!.id, next);
-    for await (const m of this.ordered(subject, (m) => m.seq >= last.seq, false)) next(m, (expect) => this.transition(m, expect));
+    for await (const m of readToEnd(this.js, this.stream, { filter: subject, endSeq: last.seq })) next(m, (expect) => this.transition(m, expect));
     return last.seq;
-  }
-
-  /**
-   * The messages of a subject filter in stream order, through one ordered consumer: in batches of
-   * FETCH_MESSAGES,
-   * yielding to the event loop as it goes. A consumer the server dropped in between is made again
-   * from the last message seen. Ends after
-   * the message `last` accepts, or (`emptyEnds`) at the first batch that brings nothing.
-   */
-  private async *ordered(filter: string, last: (m: JsMsg) => boolean, emptyEnds: boolean): AsyncGenerator<JsMsg> {
-    let consumer = await this.js.consumers.get(this.stream, { filter_subjects: filter });
-    // Nothing under the filter: done now, not after a fetch that waits its whole expiry for nothing.
-    if (emptyEnds && (await consumer.info(true)).num_pending === 0) { await consumer.delete().catch(() => undefined); return; }
-    const y = new YieldPoint();
-    let seen = 0;
-    let lost = 0;
-    try {
-      while (true) {
-        let got = 0;
-        try {
-          const batch = await consumer.fetch({ max_messages: FETCH_MESSAGES, expires: 5000 });
-          for await (const m of batch) {
-            got++;
-            seen = m.seq;
-            yield m;
-            await y.maybe();
-            if (last(m)) return;
-          }
-        } catch (e) {
-          // The server dropped the consumer (its pulls find no responder, or it is not found): a new
-          // one goes on after the last message seen.
-          if (!isConsumerGone(e) || ++lost > CONSUMER_LOST_RETRIES) throw e;
-          await consumer.delete().catch(() => undefined);
-          consumer = await this.js.consumers.get(this.stream, { filter_subjects: filter, ...(seen > 0 ? { opt_start_seq: seen + 1 } : {}) });
-          continue;
-        }
-        if (got === 0 && emptyEnds) return;
-      }
-    } finally {
-      await consumer.delete().catch(() => undefined);
-    }
   }
 
   /** The events of one stored transition, by its stream sequence (paging a long history). */
@@ -267,7 +222,7 @@ export class HistoryStore {
     if (end === 0 || wanted.size === 0) return;
     const nextId = new Map<string, number>();
     const damaged = new Set<string>();
-    for await (const m of this.ordered(filter, (m) => m.seq >= end || m.info.pending === 0, true)) {
+    for await (const m of readToEnd(this.js, this.stream, { filter, endSeq: end })) {
       if (!wanted.has(m.subject) || damaged.has(m.subject)) continue;
       try {
         const t = this.transition(m, nextId.get(m.subject) ?? 1);
@@ -282,16 +237,6 @@ export class HistoryStore {
     }
   }
 }
-
-/**
- * Messages a history read fetches at once: 200 transitions of 32 KB events are 6.4 MB (a batch of
- * 10,000 held 320 MB). A fetch by bytes ends in a status error when a message does not fit. And how
- * often a read makes a dropped consumer again.
- */
-const FETCH_MESSAGES = 200;
-const CONSUMER_LOST_RETRIES = 5;
-
-const isConsumerGone = (e: unknown): boolean => e instanceof Error && (e.message === 'consumer not found' || e.message === 'no responders');
 
 type StoredMessage = { seq: number; data: Uint8Array };
 /** Hands one message on after checking it continues the run; returns its last event id. */

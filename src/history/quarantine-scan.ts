@@ -1,6 +1,7 @@
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { readToEnd } from '../nats/read-stream.js';
 import { subjects } from '../nats/subjects.js';
 import { DamagedRecordError, decodeStored, type DamagedRecord, type RecordKind } from './quarantine.js';
 import { isSfnHistory } from './record-shapes.js';
@@ -51,19 +52,8 @@ async function* messages(js: JetStreamClient, jsm: JetStreamManager, plan: Strea
     }
     return;
   }
-  const consumer = await js.consumers.get(plan.stream, filter ? { filter_subjects: filter } : {});
-  try {
-    for (;;) {
-      let got = 0;
-      for await (const m of await consumer.fetch({ max_messages: 1000, expires: 2000 })) {
-        got++;
-        yield { subject: m.subject, seq: m.seq, data: m.data, kvOperation: m.headers?.get('KV-Operation') || undefined };
-        if (m.seq >= end || m.info.pending === 0) return;
-      }
-      if (got === 0) return;
-    }
-  } finally {
-    await consumer.delete().catch(() => undefined);
+  for await (const m of readToEnd(js, plan.stream, { filter, endSeq: end, batch: 1000 })) {
+    yield { subject: m.subject, seq: m.seq, data: m.data, kvOperation: m.headers?.get('KV-Operation') || undefined };
   }
 }
 

@@ -1,6 +1,7 @@
 import { connect, createServer } from 'node:net';
 import type { Logger } from 'pino';
 import type { InspectionEvent, Observer } from 'xstate';
+import { retry } from '../domain/retry.js';
 
 /** Options of the XState inspector bridge (development only: it shows every actor's context and events). */
 export interface InspectOptions {
@@ -69,17 +70,14 @@ function claimPort(port: number): Promise<number> {
 
 /** Resolves once something accepts TCP connections on 127.0.0.1:port (the bridge listens asynchronously). */
 async function listening(port: number, timeoutMs = 5000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = connect(port, '127.0.0.1');
-      s.once('connect', () => { s.destroy(); resolve(true); });
-      s.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > until) throw new Error(`XState inspector: the bridge did not listen on port ${port}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  const connected = () => new Promise<void>((resolve, reject) => {
+    const s = connect(port, '127.0.0.1');
+    s.once('connect', () => { s.destroy(); resolve(); });
+    s.once('error', reject);
+  });
+  await retry(connected, { firstMs: 20, capMs: 20, jitter: 0, forMs: timeoutMs }).catch(() => {
+    throw new Error(`XState inspector: the bridge did not listen on port ${port}`);
+  });
 }
 
 /**

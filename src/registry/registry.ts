@@ -5,6 +5,7 @@ import { kvToken } from '../nats/subjects.js';
 import { JsCodes } from '../history/history-store.js';
 import { DamagedRecordError, UNREPORTED, type Quarantine } from '../history/quarantine.js';
 import type { DomainRecord, TypeKind, TypeRecord } from './records.js';
+import { retry } from '../domain/retry.js';
 
 interface Cached<T> { value: T | null; revision: number }
 /** A cached key whose stored record is damaged: reads of it answer the error. */
@@ -16,6 +17,15 @@ export class RegistryConflictError extends Error {
     super(`registry key ${key} changed concurrently`);
     this.name = 'RegistryConflictError';
   }
+}
+
+/**
+ * Runs a read-modify-write of registry keys again while another writer beats it to a key
+ * (RegistryConflictError), after a short jittered wait (2 ms doubling to 25 ms, up to as much again),
+ * for `attempts` tries (default: until it goes through); the last conflict is thrown.
+ */
+export function retryOnConflict<T>(step: () => Promise<T>, attempts?: number): Promise<T> {
+  return retry(step, { firstMs: 2, capMs: 25, jitter: 1, attempts, retryable: (e) => e instanceof RegistryConflictError });
 }
 
 /**

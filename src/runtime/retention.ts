@@ -1,6 +1,7 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
 import { encode } from '../nats/codec.js';
+import { readToEnd } from '../nats/read-stream.js';
 import { UNREPORTED, type Quarantine } from '../history/quarantine.js';
 import type { Subjects } from '../nats/subjects.js';
 import type { EngineClock } from './clock.js';
@@ -57,19 +58,9 @@ export class Retention implements PartitionHost {
       // Served by the stream leader: a direct get may hit an R3 follower that does not answer (see HistoryStore).
       const last = await this.jsm.streams.getMessage(this.s.streams.retention, { last_by_subj: subject });
       if (!last) continue;
-      const consumer = await this.js.consumers.get(this.s.streams.retention, { filter_subjects: subject });
-      try {
-        for (;;) {
-          let done = false;
-          for await (const m of await consumer.fetch({ max_messages: 1000, expires: 5000 })) {
-            const rec = this.quarantine.tryDecode<RetentionRecord>('retention', m.data, { stream: this.s.streams.retention, subject: m.subject, seq: m.seq });
-            if (rec) { this.track(rec, m.seq, p); n++; }
-            if (m.seq >= last.seq) { done = true; break; }
-          }
-          if (done) break;
-        }
-      } finally {
-        await consumer.delete().catch(() => undefined);
+      for await (const m of readToEnd(this.js, this.s.streams.retention, { filter: subject, endSeq: last.seq, batch: 1000 })) {
+        const rec = this.quarantine.tryDecode<RetentionRecord>('retention', m.data, { stream: this.s.streams.retention, subject: m.subject, seq: m.seq });
+        if (rec) { this.track(rec, m.seq, p); n++; }
       }
     }
     return n;

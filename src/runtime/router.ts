@@ -1,6 +1,7 @@
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { Fault } from '../domain/faults.js';
+import { retry } from '../domain/retry.js';
 import { decode, encode } from '../nats/codec.js';
 import { partitionOf, type Subjects } from '../nats/subjects.js';
 import { faultToWire, fromWire, toWire, type WireReply } from '../domain/wire.js';
@@ -10,9 +11,16 @@ import type { PartitionOwner } from './partition-owner.js';
 /** An operation that must run on the owner of the execution's partition. */
 export type OwnerOp = (owner: PartitionOwner, payload: any) => Promise<unknown>;
 
-const OWNER_TIMEOUT_MS = 70_000;
-/** How long a request waits for a partition that has no owner at the moment (a hand-over or failover). */
-const NO_OWNER_RETRY_MS = 15_000;
+/** How the router waits; defaults are the node config's (src/config.ts states how they relate). */
+export interface RouterTiming {
+  /** How long an owner call on another node may take (it must outlast the longest poll hold). */
+  ownerTimeoutMs?: number;
+  /** How long a request waits for a partition that has no owner at the moment (a hand-over or failover). */
+  noOwnerRetryMs?: number;
+}
+
+export const DEFAULT_OWNER_TIMEOUT_MS = 70_000;
+export const DEFAULT_NO_OWNER_RETRY_MS = 15_000;
 
 /** No node serves the subject right now (the server answered at once). */
 function noResponders(e: unknown): boolean {
@@ -30,6 +38,8 @@ export class Router {
   private readonly subs = new Map<number, Subscription>();
   /** Owner-side handlers by op name: the SWF owner's table plus any registered later (Step Functions). */
   private readonly handlers = new Map<string, (payload: any) => Promise<unknown>>();
+  private readonly ownerTimeoutMs: number;
+  private readonly noOwnerRetryMs: number;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -40,7 +50,10 @@ export class Router {
     private readonly log: Logger,
     /** Owner calls come from engine nodes: answered only on the engine inbox (never into a stream). */
     private readonly replies: ReplyGuard,
+    timing: RouterTiming = {},
   ) {
+    this.ownerTimeoutMs = timing.ownerTimeoutMs ?? DEFAULT_OWNER_TIMEOUT_MS;
+    this.noOwnerRetryMs = timing.noOwnerRetryMs ?? DEFAULT_NO_OWNER_RETRY_MS;
     for (const [op, fn] of Object.entries(ops)) this.handlers.set(op, (payload) => fn(owner, payload));
   }
 
@@ -69,22 +82,22 @@ export class Router {
     if (!fn) throw new Error(`unknown owner op ${op}`);
     if (this.owns(partition)) return (await fn(payload)) as T;
     const data = encode(payload);
-    const giveUpAt = Date.now() + NO_OWNER_RETRY_MS;
-    for (let wait = 50; ; wait = Math.min(wait * 2, 1000)) {
-      try {
-        const m = await this.nc.request(this.s.partition(partition, op), data, { timeout: OWNER_TIMEOUT_MS });
+    let local = false;
+    try {
+      return await retry(async () => {
+        // After a wait the partition may have come to this node.
+        if (this.owns(partition)) { local = true; return (await fn(payload)) as T; }
+        const m = await this.nc.request(this.s.partition(partition, op), data, { timeout: this.ownerTimeoutMs });
         return fromWire(decode<WireReply<T>>(m.data));
-      } catch (e) {
-        if (e instanceof Fault) throw e;
+      }, {
+        // The window is a floor: the last try may come up to one wait (≤ 1.5 s) after it.
+        firstMs: 50, capMs: 1000, forMs: this.noOwnerRetryMs,
         // Nobody got the request, so sending it again is safe: the partition is changing hands.
-        if (noResponders(e) && Date.now() + wait < giveUpAt) {
-          if (this.owns(partition)) return (await fn(payload)) as T;
-          await new Promise((r) => setTimeout(r, wait));
-          if (this.owns(partition)) return (await fn(payload)) as T;
-          continue;
-        }
-        throw new Fault('InternalFailure', `partition ${partition} has no owner right now; retry`, { cause: e });
-      }
+        retryable: (e) => !local && !(e instanceof Fault) && noResponders(e),
+      });
+    } catch (e) {
+      if (local || e instanceof Fault) throw e;
+      throw new Fault('InternalFailure', `partition ${partition} has no owner right now; retry`, { cause: e });
     }
   }
 
@@ -119,7 +132,7 @@ export class Router {
     const sub = this.subs.get(p);
     this.subs.delete(p);
     // Drain, not unsubscribe: a request already on its way is answered (retry) instead of being
-    // dropped, which left its caller waiting OWNER_TIMEOUT_MS (and a stopping node's API drain with it).
+    // dropped, which left its caller waiting the whole owner timeout (and a stopping node's API drain with it).
     sub?.drain().catch(() => undefined);
   }
 

@@ -24,6 +24,8 @@ export interface ServiceContext {
   account: string;
   /** Seals and opens task tokens with the cluster's key (SWF and Step Functions). */
   tokens: TaskTokens;
+  /** How long a poll is held when no task comes (the node config's pollHoldMs; default 60 s). */
+  pollHoldMs?: number;
   /** Step Functions execution records (set when the node runs the Step Functions host). */
   sfnExecutions?: ExecutionRecords;
   /**

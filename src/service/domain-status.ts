@@ -1,6 +1,6 @@
 import { Fault, fault } from '../domain/faults.js';
 import { InputReader } from '../domain/validate.js';
-import { Registry, RegistryConflictError } from '../registry/registry.js';
+import { Registry, retryOnConflict } from '../registry/registry.js';
 import type { TypeKind, TypeRecord } from '../registry/records.js';
 import type { ServiceContext } from './context.js';
 import { requireDomain } from './domain-lookup.js';
@@ -30,18 +30,12 @@ async function deprecateTypes(ctx: ServiceContext, kind: TypeKind, domain: strin
   const at = ctx.clock.now();
   const keys = (await ctx.registry.list<TypeRecord>(Registry.typePrefix(kind, domain)))
     .map((t) => Registry.typeKey(kind, domain, t.name, t.version));
-  const deprecate = async (key: string) => {
-    for (;;) {
-      const cur = await ctx.registry.get<TypeRecord>(key);
-      if (!cur.value || cur.value.status === 'DEPRECATED') return;
-      try {
-        await ctx.registry.update(key, { ...cur.value, status: 'DEPRECATED', deprecationDate: at }, cur.revision);
-        return;
-      } catch (e) {
-        if (!(e instanceof RegistryConflictError)) throw e;
-      }
-    }
-  };
+  // Unbounded as before (each try re-reads the type): only a writer changing it again and again delays it.
+  const deprecate = (key: string) => retryOnConflict(async () => {
+    const cur = await ctx.registry.get<TypeRecord>(key);
+    if (!cur.value || cur.value.status === 'DEPRECATED') return;
+    await ctx.registry.update(key, { ...cur.value, status: 'DEPRECATED', deprecationDate: at }, cur.revision);
+  });
   for (let i = 0; i < keys.length; i += SWEEP_BATCH) await Promise.all(keys.slice(i, i + SWEEP_BATCH).map(deprecate));
 }
 

@@ -13,7 +13,7 @@ export async function pollForActivityTask(ctx: ServiceContext, input: unknown, s
   const domain = r.id('domain', true);
   const taskList = r.taskList('taskList', true)!;
   const identity = r.str('identity', { max: 256 });
-  const wait = pollMs(r);
+  const wait = pollMs(r, ctx.pollHoldMs);
   r.done();
   await requireDomain(ctx, domain);
   const task = await ctx.queues.poll(domain, 'a', taskList.name, Date.now() + wait,

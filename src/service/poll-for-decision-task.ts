@@ -8,14 +8,16 @@ import { requireDomain } from './domain-lookup.js';
 import { historyPage, readPageToken, type EventSource } from './history-pages.js';
 import { decode, encode } from '../nats/codec.js';
 
+/** SWF's poll hold, and the longest one: AWS SDK clients (and ours) give up on a poll after 70 s. */
 export const MAX_POLL_MS = 60_000;
 
 /**
- * How long a poll is held: 60 s as in SWF. The NATS SDK may ask for less with the extension member
- * `afPollTimeoutMs` (1,000–60,000), so its pollers can stop quickly; AWS clients never send it.
+ * How long a poll is held: the node's poll hold (`ctx.pollHoldMs`, AF_POLL_HOLD_MS; 60 s as in SWF).
+ * The NATS SDK may ask for less with the extension member `afPollTimeoutMs` (1,000–60,000), so its
+ * pollers can stop quickly; AWS clients never send it. Neither is held past the node's hold.
  */
-export function pollMs(r: InputReader): number {
-  return r.int('afPollTimeoutMs', { min: 1000, max: MAX_POLL_MS }) ?? MAX_POLL_MS;
+export function pollMs(r: InputReader, hold = MAX_POLL_MS): number {
+  return Math.min(r.int('afPollTimeoutMs', { min: 1000, max: MAX_POLL_MS }) ?? hold, hold);
 }
 
 interface PageArgs { pageSize?: number; reverse: boolean; startAtPrevious: boolean }
@@ -33,7 +35,7 @@ export async function pollForDecisionTask(ctx: ServiceContext, input: unknown, s
   const pageSize = r.pageSize();
   const reverse = r.bool('reverseOrder') ?? false;
   const startAtPrevious = r.bool('startAtPreviousStartedEvent') ?? false;
-  const wait = pollMs(r);
+  const wait = pollMs(r, ctx.pollHoldMs);
   r.done();
   await requireDomain(ctx, domain);
   if (token !== undefined) {

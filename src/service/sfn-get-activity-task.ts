@@ -14,7 +14,7 @@ export async function getActivityTask(ctx: ServiceContext, input: unknown, signa
   const body = requestObject(input);
   const r = InputReader.of(input);
   const workerName = r.str('workerName', { min: 1, max: 80 });
-  const wait = pollMs(r);
+  const wait = pollMs(r, ctx.pollHoldMs);
   r.done();
   const activity = (await requireActivity(ctx, body.activityArn)).value;
   const task = await ctx.queues.poll(SFN_DOMAIN, 'a', activity.arn, Date.now() + wait,

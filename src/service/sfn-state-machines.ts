@@ -1,6 +1,6 @@
 import { Fault } from '../domain/faults.js';
 import { InputReader } from '../domain/validate.js';
-import { RegistryConflictError } from '../registry/registry.js';
+import { RegistryConflictError, retryOnConflict } from '../registry/registry.js';
 import { parseArn, parseRoleArn, stateMachineArn, validateSfnName } from '../sfn/arns.js';
 import { sfnKeys, type StateMachineRecord } from '../sfn/records.js';
 import { seconds, type ServiceContext } from './context.js';
@@ -12,6 +12,16 @@ import { findStateMachine, requireStateMachine } from './sfn-lookup.js';
 const MAX_STATE_MACHINES = 10_000;
 /** Attempts at a compare-and-set registry write before answering ConflictException. */
 const CAS_ATTEMPTS = 5;
+
+/** A compare-and-set registry step, tried CAS_ATTEMPTS times; still beaten, it answers ConflictException. */
+async function casRetry<T>(what: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await retryOnConflict(step, CAS_ATTEMPTS);
+  } catch (e) {
+    if (e instanceof RegistryConflictError) throw new Fault('ConflictException', `State machine '${what}' changed concurrently`, { cause: e, retryable: true });
+    throw e;
+  }
+}
 
 const created = (sm: StateMachineRecord) => ({ stateMachineArn: sm.arn, creationDate: seconds(sm.creationDate) });
 
@@ -31,7 +41,8 @@ export async function createStateMachine(ctx: ServiceContext, input: unknown): P
   await checkDefinition(definition);
   const key = sfnKeys.stateMachine(name);
   const arn = stateMachineArn(ctx, name);
-  for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+  // A create that loses to a concurrent one compares with the winner on the next try.
+  return casRetry(name, async () => {
     const existing = (await ctx.registry.get<StateMachineRecord>(key)).value;
     if (existing) {
       if (existing.status === 'DELETING') throw new Fault('StateMachineDeleting', `State Machine is being deleted: '${arn}'`);
@@ -44,14 +55,9 @@ export async function createStateMachine(ctx: ServiceContext, input: unknown): P
     const rec: StateMachineRecord = {
       name, arn, definition, roleArn, type: 'STANDARD', creationDate: ctx.clock.now(), revisionId: newRevisionId(), status: 'ACTIVE',
     };
-    try {
-      await ctx.registry.create(key, rec);
-      return created(rec);
-    } catch (e) {
-      if (!(e instanceof RegistryConflictError)) throw e; // created concurrently: compare with the winner
-    }
-  }
-  throw new Fault('ConflictException', `State machine '${name}' changed concurrently`, { retryable: true });
+    await ctx.registry.create(key, rec);
+    return created(rec);
+  });
 }
 
 /**
@@ -71,21 +77,17 @@ export async function updateStateMachine(ctx: ServiceContext, input: unknown): P
   const roleArn = body.roleArn === undefined ? undefined : parseRoleArn(body.roleArn, 'roleArn');
   const definition = body.definition as string | undefined;
   if (definition !== undefined) await checkDefinition(definition);
-  for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+  // An update that loses to another one is applied on top of it on the next try.
+  return casRetry(String(arn), async () => {
     const held = await requireStateMachine(ctx, arn);
     if (held.value.status === 'DELETING') throw new Fault('StateMachineDeleting', `State Machine is being deleted: '${String(arn)}'`);
     const next: StateMachineRecord = {
       ...held.value, definition: definition ?? held.value.definition, roleArn: roleArn ?? held.value.roleArn,
       updateDate: ctx.clock.now(), revisionId: newRevisionId(),
     };
-    try {
-      await ctx.registry.update(sfnKeys.stateMachine(next.name), next, held.revision);
-      return { updateDate: seconds(next.updateDate!), revisionId: next.revisionId };
-    } catch (e) {
-      if (!(e instanceof RegistryConflictError)) throw e; // another update won: apply ours on top of it
-    }
-  }
-  throw new Fault('ConflictException', `State machine '${String(arn)}' changed concurrently`, { retryable: true });
+    await ctx.registry.update(sfnKeys.stateMachine(next.name), next, held.revision);
+    return { updateDate: seconds(next.updateDate!), revisionId: next.revisionId };
+  });
 }
 
 /** DescribeStateMachine: StateMachineDoesNotExist unless the ARN names one of this region and account. */
@@ -116,15 +118,10 @@ export async function listStateMachines(ctx: ServiceContext, input: unknown): Pr
  */
 export async function deleteStateMachine(ctx: ServiceContext, input: unknown): Promise<object> {
   const arn = requestObject(input).stateMachineArn;
-  for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+  // Changed meanwhile (an update): read again.
+  return casRetry(String(arn), async () => {
     const held = await findStateMachine(ctx, arn);
-    if (!held) return {};
-    try {
-      await ctx.registry.remove(sfnKeys.stateMachine(held.value.name), held.revision);
-      return {};
-    } catch (e) {
-      if (!(e instanceof RegistryConflictError)) throw e; // changed meanwhile (an update): read again
-    }
-  }
-  throw new Fault('ConflictException', `State machine '${String(arn)}' changed concurrently`, { retryable: true });
+    if (held) await ctx.registry.remove(sfnKeys.stateMachine(held.value.name), held.revision);
+    return {};
+  });
 }

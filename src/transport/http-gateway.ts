@@ -10,6 +10,7 @@ import type { HttpGatewayConfig } from './http-options.js';
 import { SigV4Failure, verifySigV4 } from './sigv4.js';
 import { authorizeDomains, authorizeService } from './domain-access.js';
 import { ConnectionCap } from './connection-cap.js';
+import { DEFAULT_API_DRAIN_MS } from './request-limit.js';
 
 export const AWS_JSON_1_0 = 'application/x-amz-json-1.0';
 
@@ -142,7 +143,7 @@ export class HttpGateway {
     this.opened = false;
   }
 
-  async drain(timeoutMs = 5000): Promise<void> {
+  async drain(timeoutMs = DEFAULT_API_DRAIN_MS): Promise<void> {
     this.draining = true;
     if (!this.server.listening) return;
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));

@@ -6,7 +6,7 @@ import { decode, encode } from '../nats/codec.js';
 import type { ServiceContext, Operation } from '../service/context.js';
 import type { ReplyGuard } from '../nats/reply-subjects.js';
 import { faultToWire, toWire } from '../domain/wire.js';
-import { RequestLimiter } from './request-limit.js';
+import { DEFAULT_API_DRAIN_MS, RequestLimiter } from './request-limit.js';
 
 const QUEUE = 'af-api';
 /** Long polls: they hold a request open rather than work, so they have their own bound. */
@@ -76,7 +76,7 @@ export class NatsApiServer {
   }
 
   /** Stops taking new requests and waits (bounded) for the ones in flight. */
-  async drain(timeoutMs = 5000): Promise<void> {
+  async drain(timeoutMs = DEFAULT_API_DRAIN_MS): Promise<void> {
     this.draining = true;
     this.sub?.unsubscribe();
     const until = Date.now() + timeoutMs;

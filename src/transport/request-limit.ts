@@ -14,6 +14,9 @@ export const DEFAULT_REQUEST_LIMITS: Readonly<RequestLimits> = Object.freeze({
   perConnection: 32, queuedPerConnection: 1024, pollsPerConnection: 1024, total: 8192,
 });
 
+/** How long a stopping node waits for API requests in flight, HTTP and NATS (AF_API_DRAIN_MS). */
+export const DEFAULT_API_DRAIN_MS = 5000;
+
 /**
  * The client connection a request comes from, read from its reply subject: the NATS clients answer
  * every request of one connection on `<inbox prefix>.<connection nuid>.<token>`, so everything but the

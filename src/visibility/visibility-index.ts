@@ -2,6 +2,7 @@ import type { ConsumerMessages, JetStreamClient, JetStreamManager } from '@nats-
 import type { Logger } from 'pino';
 import type { CloseStatus } from '../../machines/execution-state.js';
 import { UNREPORTED, type Quarantine } from '../history/quarantine.js';
+import { readToEnd } from '../nats/read-stream.js';
 import type { Subjects } from '../nats/subjects.js';
 import { SortedList, type Pos } from './sorted-list.js';
 import type { VisibilityRecord } from './visibility-records.js';
@@ -76,8 +77,8 @@ class DomainRuns {
 }
 
 /**
- * Every node's in-memory view of AF_VISIBILITY: an ordered consumer over `af.vis.>` loads all
- * records at start and then follows the stream; the node's own writes are applied at once, so it
+ * Every node's in-memory view of AF_VISIBILITY: one read to the end of `af.vis.>` loads all
+ * records at start, then an ordered consumer follows the stream from there; the node's own writes are applied at once, so it
  * reads them back immediately. Queries walk per-domain lists kept sorted by time (no sort per query).
  */
 export class VisibilityIndex {
@@ -89,35 +90,29 @@ export class VisibilityIndex {
   constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager,
     private readonly s: Subjects, private readonly log: Logger, private readonly quarantine: Quarantine = UNREPORTED) {}
 
-  /** Resolves once every record in the stream is indexed; the consumer then keeps following. */
+  /** Resolves once every record in the stream is indexed; a consumer then keeps following. */
   async start(): Promise<number> {
     const stream = this.s.streams.visibility;
+    const filter = this.s.visibilityAll();
     this.buffer = new Map();
-    const { state } = await this.jsm.streams.info(stream);
-    const consumer = await this.js.consumers.get(stream, { filter_subjects: this.s.visibilityAll() });
+    let loaded = 0;
+    for await (const m of readToEnd(this.js, stream, { filter, batch: 2000 })) {
+      this.applyStored(m);
+      loaded = m.seq;
+    }
+    this.finishLoad();
+    // The live feed goes on after the last record loaded (from the start when there was none).
+    const consumer = await this.js.consumers.get(stream, { filter_subjects: filter, ...(loaded > 0 ? { opt_start_seq: loaded + 1 } : {}) });
     const messages = this.messages = await consumer.consume({ max_messages: 2000 });
-    let check: NodeJS.Timeout | undefined;
-    await new Promise<void>((resolve, reject) => {
-      const loaded = () => { this.finishLoad(); resolve(); };
-      if (state.messages === 0) loaded();
-      void (async () => {
-        for await (const m of messages) {
-          // A damaged record is skipped (quarantined); the run's next record replaces it.
-          const rec = this.quarantine.tryDecode<Rec>('visibility', m.data, { stream, subject: m.subject, seq: m.seq });
-          if (rec) this.apply(rec);
-          if (this.buffer && m.info.pending === 0) loaded();
-        }
-        if (this.buffer) reject(new Error('visibility feed ended before the index was loaded'));
-      })().catch((err) => {
-        this.log.error({ err }, 'visibility feed stopped');
-        reject(err);
-      });
-      // Records purged between the stream info and the first delivery leave nothing to deliver.
-      check = setInterval(() => {
-        this.jsm.streams.info(stream).then((i) => { if (this.buffer && i.state.messages === 0) loaded(); }, () => undefined);
-      }, 1000);
-    }).finally(() => clearInterval(check));
+    void (async () => { for await (const m of messages) this.applyStored(m); })()
+      .catch((err) => { this.log.error({ err }, 'visibility feed stopped'); });
     return this.size;
+  }
+
+  /** A stored record; a damaged one is skipped (quarantined): the run's next record replaces it. */
+  private applyStored(m: { subject: string; seq: number; data: Uint8Array }): void {
+    const rec = this.quarantine.tryDecode<Rec>('visibility', m.data, { stream: this.s.streams.visibility, subject: m.subject, seq: m.seq });
+    if (rec) this.apply(rec);
   }
 
   stop(): void {

@@ -4,6 +4,7 @@ import type { CloseStatus, ExecutionState } from '../../machines/execution-state
 import { encode } from '../nats/codec.js';
 import type { Subjects } from '../nats/subjects.js';
 import type { RunKey } from '../runtime/execution.js';
+import { retry } from '../domain/retry.js';
 
 interface Execution { workflowId: string; runId: string }
 
@@ -72,19 +73,10 @@ const ATTEMPTS = 4;
 export class VisibilityPublisher {
   constructor(private readonly js: JetStreamClient, private readonly s: Subjects, private readonly log: Logger) {}
 
+  /** Publishes the record, 4 tries (100, 200, 400 ms apart, with jitter); a record still not written is logged. */
   async publish(rec: VisibilityRecord): Promise<void> {
     const subject = this.s.visibility(rec.domain, rec.execution.runId);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.js.publish(subject, encode(rec), { msgID: `vis:${rec.execution.runId}:${rec.version}` });
-        return;
-      } catch (err) {
-        if (attempt >= ATTEMPTS) {
-          this.log.warn({ err, subject }, 'visibility record not written');
-          return;
-        }
-        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
-      }
-    }
+    await retry(() => this.js.publish(subject, encode(rec), { msgID: `vis:${rec.execution.runId}:${rec.version}` }), { firstMs: 100, capMs: 400, attempts: ATTEMPTS })
+      .catch((err: unknown) => { this.log.warn({ err, subject }, 'visibility record not written'); });
   }
 }

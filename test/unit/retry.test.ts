@@ -28,6 +28,16 @@ describe('retry', () => {
     expect(Date.now() - t0).toBeLessThan(1000);
   });
 
+  it('makes its last try only once the time bound has passed', async () => {
+    let clock = 0;
+    const tries: number[] = [];
+    // A clock that moves 300 ms per try (the 200 ms waits do not move it): the try at 900 must still come.
+    await expect(retry(async () => { tries.push(clock); clock += 300; throw new Error('down'); },
+      { firstMs: 200, capMs: 200, jitter: 0, attempts: 1, forMs: 1000, now: () => clock })).rejects.toThrow('down');
+    expect(tries).toEqual([0, 300, 600, 900]);
+    expect(tries.at(-1)! + 300).toBeGreaterThanOrEqual(1000);
+  });
+
   it('backs off exponentially to the cap, with jitter at most the given fraction', () => {
     for (let i = 0; i < 100; i++) {
       const w1 = backoffMs({ firstMs: 100, capMs: 1000, jitter: 0.5 }, 1);

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { isFault } from '../../src/domain/faults.js';
+import { ENGINE_INBOX_PREFIX } from '../../src/nats/connect-options.js';
+import { ReplyGuard } from '../../src/nats/reply-subjects.js';
+import { subjects } from '../../src/nats/subjects.js';
+import type { PartitionOwner } from '../../src/runtime/partition-owner.js';
+import { Router, type RouterTiming } from '../../src/runtime/router.js';
+import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
+
+let server: NatsServerHandle;
+const conns: NatsConnection[] = [];
+const log = pino({ level: 'silent' });
+const s = subjects('rno');
+
+/** A router on its own engine connection with one owner op, `echo`; it owns no partition until told. */
+async function router(timing: RouterTiming): Promise<Router> {
+  const nc = await connect({ servers: server.url, inboxPrefix: ENGINE_INBOX_PREFIX });
+  conns.push(nc);
+  // No SWF owner ops here: the router never touches the owner it is given.
+  const r = new Router(nc, s, undefined as unknown as PartitionOwner, 4, {}, log, new ReplyGuard([ENGINE_INBOX_PREFIX], () => undefined, log), timing);
+  r.register({ echo: async (p: unknown) => ({ echoed: p }) });
+  return r;
+}
+
+beforeAll(async () => { server = await startNatsServer(); });
+afterAll(async () => {
+  for (const nc of conns) await nc.close();
+  await server.stop();
+});
+
+describe('Router: a partition with no owner', () => {
+  it('retries for the configured window, then answers InternalFailure', async () => {
+    const caller = await router({ noOwnerRetryMs: 600 });
+    const t0 = performance.now();
+    const err = await caller.call(1, 'echo', 'hi').then(() => undefined, (e: unknown) => e);
+    const ms = performance.now() - t0;
+    expect(isFault(err, 'InternalFailure')).toBe(true);
+    // 50 ms doubling with jitter: it gives up at the first failure after the 600 ms window.
+    expect(ms).toBeGreaterThanOrEqual(550);
+    expect(ms).toBeLessThan(3000);
+  });
+
+  it('reaches a node that starts serving the partition while the call waits', async () => {
+    const caller = await router({ noOwnerRetryMs: 10_000 });
+    const owner = await router({});
+    setTimeout(() => owner.serve(2), 400);
+    expect(await caller.call(2, 'echo', 'late')).toEqual({ echoed: 'late' });
+    owner.stop();
+  });
+
+  it('serves in-process once the partition comes to the calling node during the wait', async () => {
+    const caller = await router({ noOwnerRetryMs: 10_000 });
+    setTimeout(() => caller.serve(3), 300);
+    expect(await caller.call(3, 'echo', 'here')).toEqual({ echoed: 'here' });
+    caller.stop();
+  });
+
+  it('gives up on an owner that does not answer after the owner timeout', async () => {
+    const caller = await router({ ownerTimeoutMs: 500 });
+    const nc = conns[0]!;
+    // Something holds the partition's subject but never answers (an owner stuck past its timeout).
+    const sub = nc.subscribe(s.partition(0, 'echo'), { callback: () => undefined });
+    const t0 = performance.now();
+    const err = await caller.call(0, 'echo', 'x').then(() => undefined, (e: unknown) => e);
+    expect(isFault(err, 'InternalFailure')).toBe(true);
+    expect(performance.now() - t0).toBeLessThan(5000);
+    sub.unsubscribe();
+  });
+});
