@@ -37,6 +37,11 @@ export interface NodeOptions {
   apiMaxInflight?: number;
   /** A task list's JetStream consumer is removed this long after its last poll (AF_TASK_CONSUMER_IDLE_MS, default 300,000). */
   taskConsumerIdleMs?: number;
+  /**
+   * Days a closed Step Functions execution stays readable (AF_SFN_RETENTION_DAYS, default 90, as AWS
+   * keeps closed standard executions); then its history, visibility entry and record are purged.
+   */
+  sfnRetentionDays?: number;
 }
 
 export interface NodeConfig {
@@ -56,7 +61,12 @@ export interface NodeConfig {
   readonly apiReplyPrefixes: readonly string[];
   readonly apiLimits: Readonly<RequestLimits>;
   readonly taskConsumerIdleMs: number;
+  readonly sfnRetentionMs: number;
 }
+
+const DAY_MS = 86_400_000;
+/** The longest Step Functions retention accepted (about 100 years). */
+const MAX_RETENTION_DAYS = 36_500;
 
 export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = process.env): NodeConfig {
   const partitions = o.partitions ?? Number(env.AF_PARTITIONS ?? 16);
@@ -90,8 +100,14 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
   }
   const taskConsumerIdleMs = o.taskConsumerIdleMs ?? Number(env.AF_TASK_CONSUMER_IDLE_MS ?? DEFAULT_CONSUMER_IDLE_MS);
   if (!Number.isInteger(taskConsumerIdleMs) || taskConsumerIdleMs < 1000) throw new Error(`AF_TASK_CONSUMER_IDLE_MS must be an integer ≥ 1000, got ${taskConsumerIdleMs}`);
+  const sfnRetentionDays = o.sfnRetentionDays ?? Number(env.AF_SFN_RETENTION_DAYS ?? 90);
+  // Fractions of a day are allowed (short-lived test and development setups).
+  if (!Number.isFinite(sfnRetentionDays) || sfnRetentionDays <= 0 || sfnRetentionDays > MAX_RETENTION_DAYS) {
+    throw new Error(`AF_SFN_RETENTION_DAYS must be a number of days above 0 and at most ${MAX_RETENTION_DAYS}, got ${sfnRetentionDays}`);
+  }
   return Object.freeze({
     cluster, apiReplyPrefixes, apiLimits, taskConsumerIdleMs, leaseTtlMs, leaseRenewMs, replicas,
+    sfnRetentionMs: Math.round(sfnRetentionDays * DAY_MS),
     sleepAfterMs,
     natsUrl: o.natsUrl ?? env.NATS_URL ?? 'nats://127.0.0.1:4222',
     natsAuth: Object.freeze({ ...(o.natsAuth ?? natsAuthFromEnv(env)) }),

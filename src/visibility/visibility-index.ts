@@ -1,10 +1,9 @@
-import type { ConsumerMessages, JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
-import type { Logger } from 'pino';
 import type { CloseStatus } from '../../machines/execution-state.js';
-import { UNREPORTED, type Quarantine } from '../history/quarantine.js';
-import type { Subjects } from '../nats/subjects.js';
-import { SortedList, type Pos } from './sorted-list.js';
+import { isSfnVisibility } from '../nats/subjects.js';
+import type { SortedList, Pos } from './sorted-list.js';
+import type { VisibilitySink } from './visibility-feed.js';
 import type { VisibilityRecord } from './visibility-records.js';
+import { VisibilityStore, type VisibilityLayout } from './visibility-store.js';
 
 /** At most one of these narrows a query (SWF's filter exclusivity is checked by the service). */
 export type VisibilityFilter =
@@ -44,150 +43,60 @@ function matches(f: VisibilityFilter | undefined, r: Rec): boolean {
   }
 }
 
-/** One domain's runs: open ones by start time, closed ones by start and by close time. */
-class DomainRuns {
-  readonly runs = new Map<string, Rec>();
-  constructor(
-    readonly open = new SortedList<Rec>(byStart),
-    readonly closedByStart = new SortedList<Rec>(byStart),
-    readonly closedByClose = new SortedList<Rec>(byClose),
-  ) {}
-
-  static bulk(recs: Rec[]): DomainRuns {
-    const open = recs.filter((r) => r.executionStatus === 'OPEN').sort(byStart);
-    const closed = recs.filter((r) => r.executionStatus === 'CLOSED');
-    const d = new DomainRuns(SortedList.fromSorted(byStart, open), SortedList.fromSorted(byStart, [...closed].sort(byStart)),
-      SortedList.fromSorted(byClose, closed.sort(byClose)));
-    for (const r of recs) d.runs.set(runIdOf(r), r);
-    return d;
-  }
-
-  add(r: Rec): void {
-    this.runs.set(runIdOf(r), r);
-    if (r.executionStatus === 'OPEN') this.open.insert(r);
-    else { this.closedByStart.insert(r); this.closedByClose.insert(r); }
-  }
-
-  drop(r: Rec): void {
-    this.runs.delete(runIdOf(r));
-    if (r.executionStatus === 'OPEN') this.open.delete(r);
-    else { this.closedByStart.delete(r); this.closedByClose.delete(r); }
-  }
-}
+const OPEN_LISTS = ['open'] as const;
+const CLOSED_LISTS = ['closedByStart', 'closedByClose'] as const;
+/** SWF's layout: per domain, open runs by start time, closed ones by start and by close time. */
+const SWF_LAYOUT: VisibilityLayout<Rec> = {
+  group: (r) => r.domain,
+  id: runIdOf,
+  version: (r) => r.version,
+  orders: { open: byStart, closedByStart: byStart, closedByClose: byClose },
+  listsOf: (r) => (r.executionStatus === 'OPEN' ? OPEN_LISTS : CLOSED_LISTS),
+  closed: { list: 'closedByClose', at: closeOf },
+};
 
 /**
- * Every node's in-memory view of AF_VISIBILITY: an ordered consumer over `af.vis.>` loads all
- * records at start and then follows the stream; the node's own writes are applied at once, so it
- * reads them back immediately. Queries walk per-domain lists kept sorted by time (no sort per query).
+ * The node's index of SWF runs (fed from AF_VISIBILITY by the VisibilityFeed; the node's own writes
+ * are applied at once, so it reads them back immediately). Queries walk per-domain lists kept
+ * sorted by time (no sort per query).
  */
 export class VisibilityIndex {
-  private readonly domains = new Map<string, DomainRuns>();
-  /** Records read while the initial load runs (latest per run), indexed in bulk once it ends. */
-  private buffer: Map<string, Rec> | null = null;
-  private messages: ConsumerMessages | undefined;
+  private readonly store = new VisibilityStore(SWF_LAYOUT);
 
-  constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager,
-    private readonly s: Subjects, private readonly log: Logger, private readonly quarantine: Quarantine = UNREPORTED) {}
-
-  /** Resolves once every record in the stream is indexed; the consumer then keeps following. */
-  async start(): Promise<number> {
-    const stream = this.s.streams.visibility;
-    this.buffer = new Map();
-    const { state } = await this.jsm.streams.info(stream);
-    const consumer = await this.js.consumers.get(stream, { filter_subjects: this.s.visibilityAll() });
-    const messages = this.messages = await consumer.consume({ max_messages: 2000 });
-    let check: NodeJS.Timeout | undefined;
-    await new Promise<void>((resolve, reject) => {
-      const loaded = () => { this.finishLoad(); resolve(); };
-      if (state.messages === 0) loaded();
-      void (async () => {
-        for await (const m of messages) {
-          // A damaged record is skipped (quarantined); the run's next record replaces it.
-          const rec = this.quarantine.tryDecode<Rec>('visibility', m.data, { stream, subject: m.subject, seq: m.seq });
-          if (rec) this.apply(rec);
-          if (this.buffer && m.info.pending === 0) loaded();
-        }
-        if (this.buffer) reject(new Error('visibility feed ended before the index was loaded'));
-      })().catch((err) => {
-        this.log.error({ err }, 'visibility feed stopped');
-        reject(err);
-      });
-      // Records purged between the stream info and the first delivery leave nothing to deliver.
-      check = setInterval(() => {
-        this.jsm.streams.info(stream).then((i) => { if (this.buffer && i.state.messages === 0) loaded(); }, () => undefined);
-      }, 1000);
-    }).finally(() => clearInterval(check));
-    return this.size;
-  }
-
-  stop(): void {
-    this.messages?.stop();
-  }
-
-  private finishLoad(): void {
-    const buffered = this.buffer;
-    if (!buffered) return;
-    this.buffer = null;
-    const byDomain = new Map<string, Rec[]>();
-    for (const r of buffered.values()) {
-      const list = byDomain.get(r.domain);
-      if (list) list.push(r);
-      else byDomain.set(r.domain, [r]);
-    }
-    for (const [domain, recs] of byDomain) {
-      if (this.domains.has(domain)) for (const r of recs) this.apply(r);
-      else this.domains.set(domain, DomainRuns.bulk(recs));
-    }
-  }
+  /** What the feed hands this index: every AF_VISIBILITY record that is not a Step Functions one. */
+  readonly sink: VisibilitySink = {
+    accepts: (subject) => !isSfnVisibility(subject),
+    beginLoad: () => this.store.beginLoad(),
+    apply: (rec: Rec) => this.store.apply(rec),
+    finishLoad: () => this.store.finishLoad(),
+  };
 
   get size(): number {
-    let n = 0;
-    for (const d of this.domains.values()) n += d.runs.size;
-    return n + (this.buffer?.size ?? 0);
+    return this.store.size;
   }
 
   get(domain: string, runId: string): Rec | undefined {
-    return this.buffer?.get(`${domain}\u0000${runId}`) ?? this.domains.get(domain)?.runs.get(runId);
+    return this.store.get(domain, runId);
   }
 
   /** Adds or replaces a run's record; an older version than the one held is ignored. */
   apply(rec: Rec): void {
-    const runId = runIdOf(rec);
-    if (this.buffer) {
-      const k = `${rec.domain}\u0000${runId}`;
-      const cur = this.buffer.get(k);
-      if (!cur || cur.version < rec.version) this.buffer.set(k, rec);
-      return;
-    }
-    let d = this.domains.get(rec.domain);
-    if (!d) this.domains.set(rec.domain, d = new DomainRuns());
-    const cur = d.runs.get(runId);
-    if (cur) {
-      if (cur.version >= rec.version) return;
-      d.drop(cur);
-    }
-    d.add(rec);
+    this.store.apply(rec);
   }
 
   remove(domain: string, runId: string): void {
-    const d = this.domains.get(domain);
-    const cur = d?.runs.get(runId);
-    if (cur) d!.drop(cur);
+    this.store.remove(domain, runId);
   }
 
   /** Forgets the domain's runs that closed at or before `cutoff` (their retention ran out). */
   prune(domain: string, cutoff: number): number {
-    const d = this.domains.get(domain);
-    let n = 0;
-    for (let r = d?.closedByClose.first(); d && r && closeOf(r) <= cutoff; r = d.closedByClose.first()) { d.drop(r); n++; }
-    return n;
+    return this.store.prune(domain, cutoff);
   }
 
   /** The query's range in the list it reads: [from, to) in ascending time order. */
   private range(q: VisibilityQuery, reverse: boolean, after?: Cursor): { list: SortedList<Rec>; from: Pos; to: Pos } | undefined {
-    const d = this.domains.get(q.domain);
-    if (!d) return undefined;
-    const list = q.open ? d.open : q.by === 'start' ? d.closedByStart : d.closedByClose;
+    const list = this.store.list(q.domain, q.open ? 'open' : q.by === 'start' ? 'closedByStart' : 'closedByClose');
+    if (!list) return undefined;
     const t = q.by === 'start' ? startOf : closeOf;
     const key = (r: Rec, c: Cursor) => t(r) - c.t || str(runIdOf(r), c.id);
     // Before `from`: older than the range, or (oldest first) already paged past the cursor.

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VisibilityIndex } from '../../src/visibility/visibility-index.js';
+import { VisibilityFeed } from '../../src/visibility/visibility-feed.js';
 import { executionInfoOf } from '../../src/visibility/visibility-records.js';
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
 import { until } from '../helpers/until.js';
@@ -280,8 +281,10 @@ describe('bad requests', () => {
 describe('the records in AF_VISIBILITY', () => {
   it('load into a fresh index that answers the same as the API', async () => {
     const { nats } = e.node;
-    const fresh = new VisibilityIndex(nats.js, nats.jsm, nats.subjects, pino({ level: 'silent' }));
-    expect(await fresh.start()).toBeGreaterThanOrEqual(N);
+    const fresh = new VisibilityIndex();
+    const feed = new VisibilityFeed(nats.js, nats.jsm, nats.subjects, pino({ level: 'silent' }), [fresh.sink]);
+    await feed.start();
+    expect(fresh.size).toBeGreaterThanOrEqual(N);
     try {
       for (const open of [true, false]) {
         const q = { domain, open, by: 'start' as const, oldest: 0 };
@@ -289,7 +292,7 @@ describe('the records in AF_VISIBILITY', () => {
         expect(fresh.list(q, { reverse: false, limit: 1000 }).items.map(executionInfoOf)).toEqual(expected((r) => isOpen(r) === open, startOf));
       }
     } finally {
-      fresh.stop();
+      feed.stop();
     }
   });
 

@@ -1,9 +1,7 @@
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { SortedList } from '../../src/visibility/sorted-list.js';
 import { VisibilityIndex, type Cursor, type VisibilityQuery } from '../../src/visibility/visibility-index.js';
 import type { VisibilityRecord } from '../../src/visibility/visibility-records.js';
-import { subjects } from '../../src/nats/subjects.js';
 
 /*
  * The index against a naive model, with enough records to split the sorted lists into many chunks:
@@ -58,7 +56,7 @@ describe('VisibilityIndex', () => {
 
   it('answers every query like a filter-and-sort over all records, in pages', () => {
     const random = rng(7);
-    const index = new VisibilityIndex(undefined as never, undefined as never, subjects('t'), pino({ level: 'silent' }));
+    const index = new VisibilityIndex();
     const model = new Map<string, VisibilityRecord>();
     for (let i = 0; i < 5000; i++) {
       const runId = `r${i}`;
