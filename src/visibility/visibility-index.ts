@@ -1,9 +1,8 @@
 import type { CloseStatus } from '../../machines/execution-state.js';
 import { isSfnVisibility } from '../nats/subjects.js';
 import type { SortedList, Pos } from './sorted-list.js';
-import type { VisibilitySink } from './visibility-feed.js';
 import type { VisibilityRecord } from './visibility-records.js';
-import { VisibilityStore, type VisibilityLayout } from './visibility-store.js';
+import { KindVisibility, type VisibilityLayout } from './visibility-store.js';
 
 /** At most one of these narrows a query (SWF's filter exclusivity is checked by the service). */
 export type VisibilityFilter =
@@ -60,32 +59,10 @@ const SWF_LAYOUT: VisibilityLayout<Rec> = {
  * are applied at once, so it reads them back immediately). Queries walk per-domain lists kept
  * sorted by time (no sort per query).
  */
-export class VisibilityIndex {
-  private readonly store = new VisibilityStore(SWF_LAYOUT);
-
-  /** What the feed hands this index: every AF_VISIBILITY record that is not a Step Functions one. */
-  readonly sink: VisibilitySink = {
-    accepts: (subject) => !isSfnVisibility(subject),
-    beginLoad: () => this.store.beginLoad(),
-    apply: (rec: Rec) => this.store.apply(rec),
-    finishLoad: () => this.store.finishLoad(),
-  };
-
-  get size(): number {
-    return this.store.size;
-  }
-
-  get(domain: string, runId: string): Rec | undefined {
-    return this.store.get(domain, runId);
-  }
-
-  /** Adds or replaces a run's record; an older version than the one held is ignored. */
-  apply(rec: Rec): void {
-    this.store.apply(rec);
-  }
-
-  remove(domain: string, runId: string): void {
-    this.store.remove(domain, runId);
+export class VisibilityIndex extends KindVisibility<Rec> {
+  constructor() {
+    // Every AF_VISIBILITY record that is not a Step Functions one.
+    super(SWF_LAYOUT, (subject) => !isSfnVisibility(subject));
   }
 
   /** Forgets the domain's runs that closed at or before `cutoff` (their retention ran out). */

@@ -1,4 +1,5 @@
 import { SortedList } from './sorted-list.js';
+import type { VisibilitySink } from './visibility-feed.js';
 
 /**
  * How one execution kind lays its visibility records out: which group lists a record (SWF: its
@@ -144,5 +145,36 @@ export class VisibilityStore<R> {
   /** One sorted list of a group; undefined when the group holds no record of it yet. */
   list(group: string, name: string): SortedList<R> | undefined {
     return this.groups.get(group)?.lists.get(name);
+  }
+}
+
+/**
+ * What every kind's index shares: its store, the sink the feed hands records to (those on the
+ * subjects `accepts` takes), and reads and writes of single records. Kinds add their queries.
+ */
+export abstract class KindVisibility<R> {
+  protected readonly store: VisibilityStore<R>;
+  readonly sink: VisibilitySink;
+
+  constructor(layout: VisibilityLayout<R>, accepts: (subject: string) => boolean) {
+    const store = this.store = new VisibilityStore(layout);
+    this.sink = { accepts, beginLoad: () => store.beginLoad(), apply: (rec: R) => store.apply(rec), finishLoad: () => store.finishLoad() };
+  }
+
+  get size(): number {
+    return this.store.size;
+  }
+
+  get(group: string, id: string): R | undefined {
+    return this.store.get(group, id);
+  }
+
+  /** Adds or replaces a record; an older version than the one held is ignored. */
+  apply(rec: R): void {
+    this.store.apply(rec);
+  }
+
+  remove(group: string, id: string): void {
+    this.store.remove(group, id);
   }
 }

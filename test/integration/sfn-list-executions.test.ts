@@ -5,6 +5,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SfnVisibilityIndex } from '../../src/sfn/visibility/sfn-visibility-index.js';
 import { VisibilityFeed } from '../../src/visibility/visibility-feed.js';
+import { inParallel } from '../helpers/in-parallel.js';
 import { machineWithActivity, rejection, startSfnHttpEngine, type SfnHttpEngine } from '../helpers/sfn-http.js';
 
 /*
@@ -36,14 +37,8 @@ const routed = (activityArn: string) => ({
 
 interface Known { name: string; arn: string; startDate: number; status: ExecutionStatus }
 
-/** Runs `fn` over `items`, `width` at a time. */
-async function pool<T>(items: T[], width: number, fn: (x: T) => Promise<void>): Promise<void> {
-  let i = 0;
-  await Promise.all(Array.from({ length: width }, async () => { while (i < items.length) await fn(items[i++]!); }));
-}
-
 async function startAll(stateMachineArn: string, names: string[], outcome: (i: number) => string, into: Map<string, Known>): Promise<void> {
-  await pool(names.map((name, i) => ({ name, i })), 8, async ({ name, i }) => {
+  await inParallel(names.map((name, i) => ({ name, i })), 8, async ({ name, i }) => {
     const o = outcome(i);
     const r = await sfn.send(new StartExecutionCommand({ stateMachineArn, name, input: JSON.stringify({ outcome: o }) }));
     into.set(name, { name, arn: r.executionArn!, startDate: r.startDate!.getTime(), status: o === 'succeed' ? 'SUCCEEDED' : o === 'fail' ? 'FAILED' : 'RUNNING' });
@@ -85,7 +80,7 @@ describe('ListExecutions from the visibility index', () => {
     const names = Array.from({ length: 500 }, (_, i) => `x-${String(i).padStart(3, '0')}`);
     // i % 4: 0 SUCCEEDED, 1 FAILED, 2 stays RUNNING, 3 RUNNING then StopExecution (ABORTED).
     await startAll(stateMachineArn, names, (i) => ['succeed', 'fail', 'work', 'work'][i % 4]!, known);
-    await pool(names.filter((_, i) => i % 4 === 3), 8, (n) => stop(known.get(n)!));
+    await inParallel(names.filter((_, i) => i % 4 === 3), 8, (n) => stop(known.get(n)!));
     const counts = Object.fromEntries(FILTERS.map((f) => [f ?? 'all', order(known.values(), f).length]));
     expect(counts).toEqual({ all: 500, RUNNING: 125, SUCCEEDED: 125, FAILED: 125, ABORTED: 125, TIMED_OUT: 0, PENDING_REDRIVE: 0 });
 

@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { SfnExecutionStatus } from '../../src/sfn/runtime/execution-records.js';
+import { rng } from '../helpers/rng.js';
 import { SfnVisibilityIndex, type SfnCursor, type SfnListQuery, type SfnVisibilityRecord } from '../../src/sfn/visibility/sfn-visibility-index.js';
 
 /*
  * The Step Functions index against a naive model (filter and sort every record), with enough
  * records per state machine to split its sorted lists into many chunks.
  */
-
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const CLOSED: SfnExecutionStatus[] = ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'];
 const FILTERS = [undefined, 'RUNNING', ...CLOSED, 'PENDING_REDRIVE'];

@@ -1,21 +1,12 @@
 import { isSfnVisibility, type Subjects } from '../../nats/subjects.js';
-import type { VisibilitySink } from '../../visibility/visibility-feed.js';
-import { VisibilityStore, type VisibilityLayout } from '../../visibility/visibility-store.js';
+import { KindVisibility, type VisibilityLayout } from '../../visibility/visibility-store.js';
 import type { SfnExecutionRecord, SfnExecutionStatus } from '../runtime/execution-records.js';
 
 /**
  * One Step Functions execution as ListExecutions shows it (an ExecutionListItem, dates in epoch ms),
  * kept as the only message on `<prefix>.vis.~sfn.<stateMachine>.<execution>`.
  */
-export interface SfnVisibilityRecord {
-  executionArn: string;
-  stateMachineArn: string;
-  stateMachineName: string;
-  name: string;
-  status: SfnExecutionStatus;
-  startDate: number;
-  stopDate?: number;
-}
+export type SfnVisibilityRecord = Pick<SfnExecutionRecord, 'executionArn' | 'stateMachineArn' | 'stateMachineName' | 'name' | 'status' | 'startDate' | 'stopDate'>;
 
 /** The visibility record of an execution record. */
 export function sfnVisibilityOf(rec: SfnExecutionRecord): SfnVisibilityRecord {
@@ -72,34 +63,9 @@ const SFN_LAYOUT: VisibilityLayout<Rec> = {
  * exact while executions start and close between pages; closed executions past the retention are
  * forgotten before each query (their records are purged from the stream by the owner's Retention).
  */
-export class SfnVisibilityIndex {
-  private readonly store = new VisibilityStore(SFN_LAYOUT);
-
-  constructor(private readonly now: () => number, private readonly retentionMs: number) {}
-
-  /** What the feed hands this index: the records on `<prefix>.vis.~sfn.…`. */
-  readonly sink: VisibilitySink = {
-    accepts: isSfnVisibility,
-    beginLoad: () => this.store.beginLoad(),
-    apply: (rec: Rec) => this.store.apply(rec),
-    finishLoad: () => this.store.finishLoad(),
-  };
-
-  get size(): number {
-    return this.store.size;
-  }
-
-  get(stateMachineName: string, name: string): Rec | undefined {
-    return this.store.get(stateMachineName, name);
-  }
-
-  /** Adds or replaces an execution's record; an older version than the one held is ignored. */
-  apply(rec: Rec): void {
-    this.store.apply(rec);
-  }
-
-  remove(stateMachineName: string, name: string): void {
-    this.store.remove(stateMachineName, name);
+export class SfnVisibilityIndex extends KindVisibility<Rec> {
+  constructor(private readonly now: () => number, private readonly retentionMs: number) {
+    super(SFN_LAYOUT, isSfnVisibility);
   }
 
   /** One page, newest first (ties: names descending), after `after`; `more` says whether another page follows. */
