@@ -108,11 +108,6 @@ export class ExecutionRecords {
     if (await this.effects?.closed(rec) ?? true) await this.kv.purge(runningKey(rec));
   }
 
-  /** Every record of one state machine. */
-  async list(stateMachineName: string): Promise<SfnExecutionRecord[]> {
-    return this.read(await this.keysOf(`x.${kvToken(stateMachineName)}.*`));
-  }
-
   /**
    * The RUNNING executions of one partition, from the index; index keys of closed executions are
    * removed (once their close's effects are recorded).
