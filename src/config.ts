@@ -62,6 +62,11 @@ export interface NodeOptions {
   recoveryConcurrency?: number;
   /** How long a request waits for a partition with no owner (AF_NO_OWNER_RETRY_MS, default 15,000 or twice the lease TTL if longer; in a cluster above the lease TTL). */
   noOwnerRetryMs?: number;
+  /**
+   * Days a closed Step Functions execution stays readable (AF_SFN_RETENTION_DAYS, default 90, as AWS
+   * keeps closed standard executions); then its history, visibility entry and record are purged.
+   */
+  sfnRetentionDays?: number;
 }
 
 export interface NodeConfig {
@@ -86,6 +91,7 @@ export interface NodeConfig {
   readonly apiDrainMs: number;
   readonly recoveryConcurrency: number;
   readonly noOwnerRetryMs: number;
+  readonly sfnRetentionMs: number;
 }
 
 /** An integer option: the NodeOptions value, else its env var, else the default; checked against [min, max]. */
@@ -115,6 +121,10 @@ function resolveWaits(o: NodeOptions, env: NodeJS.ProcessEnv, cluster: boolean, 
     recoveryConcurrency: intOption('AF_RECOVERY_CONCURRENCY', o.recoveryConcurrency, env, DEFAULT_RECOVERY_CONCURRENCY, 1, 1024),
   };
 }
+
+const DAY_MS = 86_400_000;
+/** The longest Step Functions retention accepted (about 100 years). */
+const MAX_RETENTION_DAYS = 36_500;
 
 export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = process.env): NodeConfig {
   const partitions = o.partitions ?? Number(env.AF_PARTITIONS ?? 16);
@@ -149,9 +159,15 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
   const taskConsumerIdleMs = o.taskConsumerIdleMs ?? Number(env.AF_TASK_CONSUMER_IDLE_MS ?? DEFAULT_CONSUMER_IDLE_MS);
   if (!Number.isInteger(taskConsumerIdleMs) || taskConsumerIdleMs < 1000) throw new Error(`AF_TASK_CONSUMER_IDLE_MS must be an integer ≥ 1000, got ${taskConsumerIdleMs}`);
   const waits = resolveWaits(o, env, cluster, leaseTtlMs);
+  const sfnRetentionDays = o.sfnRetentionDays ?? Number(env.AF_SFN_RETENTION_DAYS ?? 90);
+  // Fractions of a day are allowed (short-lived test and development setups).
+  if (!Number.isFinite(sfnRetentionDays) || sfnRetentionDays <= 0 || sfnRetentionDays > MAX_RETENTION_DAYS) {
+    throw new Error(`AF_SFN_RETENTION_DAYS must be a number of days above 0 and at most ${MAX_RETENTION_DAYS}, got ${sfnRetentionDays}`);
+  }
   return Object.freeze({
     ...waits,
     cluster, apiReplyPrefixes, apiLimits, taskConsumerIdleMs, leaseTtlMs, leaseRenewMs, replicas,
+    sfnRetentionMs: Math.round(sfnRetentionDays * DAY_MS),
     sleepAfterMs,
     natsUrl: o.natsUrl ?? env.NATS_URL ?? 'nats://127.0.0.1:4222',
     natsAuth: Object.freeze({ ...(o.natsAuth ?? natsAuthFromEnv(env)) }),

@@ -27,7 +27,10 @@ import { startInspector, type InspectOptions, type NodeInspector } from './obser
 import { MeteredHistoryStore } from './observability/metered-history-store.js';
 import { NodeMetrics, nodeMetricSources } from './observability/metrics.js';
 import { SfnHost } from './sfn/runtime/sfn-host.js';
-import { recordOf, sameVisibility, VisibilityPublisher } from './visibility/visibility-records.js';
+import { recordOf, sameVisibility, swfVisibilityAddress, VisibilityPublisher } from './visibility/visibility-records.js';
+import { VisibilityFeed } from './visibility/visibility-feed.js';
+import { SfnVisibilityIndex } from './sfn/visibility/sfn-visibility-index.js';
+import { SfnRecordEffects } from './sfn/runtime/sfn-record-effects.js';
 import { clusterPartitionCount } from './cluster/partition-count.js';
 import { clusterTaskTokenKey } from './cluster/task-token-key.js';
 import { TaskTokens } from './domain/task-token.js';
@@ -107,10 +110,13 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const queues = new TaskQueues(nats.nc, nats.js, nats.jsm, s, (err) => log.warn({ err }, 'task list feed failed'), quarantine, config.taskConsumerIdleMs);
   const registry = new Registry(nats.registry, quarantine);
   await registry.start();
-  // Visibility: every node indexes AF_VISIBILITY in memory (loaded before recovery compares to it).
-  const visibility = new VisibilityIndex(nats.js, nats.jsm, s, log.child({ c: 'visibility' }), quarantine);
-  const visPublisher = new VisibilityPublisher(nats.js, s, log.child({ c: 'visibility' }));
-  await visibility.start();
+  // Visibility: every node indexes AF_VISIBILITY in memory, SWF runs and Step Functions executions
+  // (loaded before recovery compares to it).
+  const visibility = new VisibilityIndex();
+  const sfnVisibility = new SfnVisibilityIndex(() => clock.now(), config.sfnRetentionMs);
+  const visFeed = new VisibilityFeed(nats.js, nats.jsm, s, log.child({ c: 'visibility' }), [sfnVisibility.sink, visibility.sink], quarantine);
+  const visPublisher = new VisibilityPublisher(nats.js, log.child({ c: 'visibility' }));
+  await visFeed.start();
   log.info({ ms: Date.now() - started }, 'registry and visibility index loaded');
   const retention = new Retention(nats.js, nats.jsm, s, clock, log.child({ c: 'retention' }), quarantine);
   const owner: PartitionOwner = new PartitionOwner(nats, store, queues, createMachineSet(clock, inspector?.inspect), log.child({ c: 'owner' }), {
@@ -130,7 +136,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
       const held = visibility.get(rec.domain, rec.execution.runId);
       if (held && sameVisibility(held, rec)) return;
       visibility.apply(rec);
-      await visPublisher.publish(rec);
+      await visPublisher.publish(...swfVisibilityAddress(s, rec), rec);
     },
   });
   const router = new Router(nats.nc, s, owner, config.partitions, OWNER_OPS, log.child({ c: 'router' }),
@@ -138,11 +144,12 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   owner.useEffects(new CrossRunEffects(router, log.child({ c: 'cross-run' })));
   // Requests for a run go to its partition's owner: in-process here, over af.part.<p>.* elsewhere.
   // Step Functions executions: their own host on the same partitions, router, history and task lists.
+  const recordEffects = new SfnRecordEffects({ subjects: s, jsm: nats.jsm, index: sfnVisibility, publisher: visPublisher, retention, retentionMs: config.sfnRetentionMs, log: log.child({ c: 'sfn' }) });
   const sfn = new SfnHost({ nats, store, queues, router, registry, clock, tokens, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect, quarantine,
-    sleepAfterMs: config.sleepAfterMs, onConflict: (p) => { void leases?.checkOwnership(p); }, onCommit: (events) => metrics.sfnCommitted(events) });
+    sleepAfterMs: config.sleepAfterMs, onConflict: (p) => { void leases?.checkOwnership(p); }, onCommit: (events) => metrics.sfnCommitted(events), recordEffects });
   metrics.watch(nodeMetricSources(owner, sfn, queues));
   router.register(sfn.ownerOps());
-  const ctx: ServiceContext = { registry, router, queues, store, visibility, subjects: s, clock, log, region: config.region, account: config.account, tokens };
+  const ctx: ServiceContext = { registry, router, queues, store, visibility, sfnVisibility, subjects: s, clock, log, region: config.region, account: config.account, tokens };
   ctx.sfnExecutions = sfn.records;
   // The HTTP port listens before recovery, so /healthz and /readyz (503 until rebuilt) answer during it.
   const readiness = new Readiness(nats.nc);
@@ -151,7 +158,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
     const services = { SimpleWorkflowService: { ops: OPERATIONS, signingName: 'swf' }, AWSStepFunctions: { ops: SFN_OPERATIONS, signingName: 'states' } };
     http = await startHttpGateway(ctx, services, httpConfig, log.child({ c: 'http' }), { startClosed: true })
       .catch(async (e: unknown) => {
-        queues.close(); registry.stop(); retention.stop(); visibility.stop(); await owner.stop(); await sfn.stop();
+        queues.close(); registry.stop(); retention.stop(); visFeed.stop(); await owner.stop(); await sfn.stop();
         await nats.nc.close(); inspector?.stop(); throw e;
       });
     http.addGetRoute('/healthz', healthz);
@@ -233,7 +240,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
       lap('owners');
       inspector?.stop();
       retention.stop();
-      visibility.stop();
+      visFeed.stop();
       await nats.nc.drain();
       lap('nats');
       log.info({ ms: Date.now() - t0, phases }, 'engine node stopped');

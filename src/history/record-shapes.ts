@@ -1,3 +1,5 @@
+import { isSfnVisibility } from '../nats/subjects.js';
+
 /**
  * The shape of every kind of record the engine keeps in JetStream, checked once where it is decoded
  * (see quarantine.ts): a check answers what is wrong with a decoded value, or undefined when it fits.
@@ -84,21 +86,30 @@ const registry: Check = (v, key) => {
   }
 };
 
-const visibility: Check = (v) => members(v, 'record', {
-  domain: isStr, execution, workflowType: named, startTimestamp: isNum, closeTimestamp: optional(isNum),
-  executionStatus: oneOf('OPEN', 'CLOSED'), cancelRequested: (x) => typeof x === 'boolean', version: (x) => isInt(x),
-  tagList: optional((x) => Array.isArray(x) && x.every(isStr)), parent: optional(execution),
-});
+const SFN_STATUS = oneOf('RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED');
+
+/** An SWF run's record, or on `<prefix>.vis.~sfn.…` a Step Functions execution's (src/sfn/visibility/). */
+const visibility: Check = (v, subject) => isSfnVisibility(subject)
+  ? members(v, 'record', {
+    executionArn: isStr, stateMachineArn: isStr, stateMachineName: isStr, name: isStr, status: SFN_STATUS, startDate: isNum, stopDate: optional(isNum),
+  })
+  : members(v, 'record', {
+    domain: isStr, execution, workflowType: named, startTimestamp: isNum, closeTimestamp: optional(isNum),
+    executionStatus: oneOf('OPEN', 'CLOSED'), cancelRequested: (x) => typeof x === 'boolean', version: (x) => isInt(x),
+    tagList: optional((x) => Array.isArray(x) && x.every(isStr)), parent: optional(execution),
+  });
 
 /** `x.<sm>.<name>`: an execution record; `r.<p>.<sm>.<name>`: its running-index entry. */
 const sfnExecution: Check = (v, key) => key.startsWith('r.')
   ? members(v, 'index entry', { executionArn: isStr, startDate: isNum })
   : members(v, 'execution', {
-    executionArn: isStr, stateMachineArn: isStr, stateMachineName: isStr, name: isStr, status: oneOf('RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'),
+    executionArn: isStr, stateMachineArn: isStr, stateMachineName: isStr, name: isStr, status: SFN_STATUS,
     startDate: isNum, input: isStr, partition: (x) => isInt(x), definition: isStr, roleArn: isStr,
   });
 
-const retention: Check = (v) => members(v, 'record', { history: isStr, expireAt: isNum, visibility: optional(isStr) });
+const retention: Check = (v) => members(v, 'record', {
+  history: isStr, expireAt: isNum, visibility: optional(isStr), record: optional((x) => isObj(x) && isStr(x.bucket) && isStr(x.key)),
+});
 
 /** The check of each kind; `key` is the history subject, or the KV key for bucket records. */
 export const RECORD_SHAPES: Readonly<Record<RecordKind, Check>> = {

@@ -56,6 +56,8 @@ export interface Subjects {
   visibility(domain: string, runId: string): string;
   visibilityDomain(domain: string): string;
   visibilityAll(): string;
+  /** A Step Functions execution's visibility record (`~sfn` in the domain's place, as in sfnHistory). */
+  sfnVisibility(stateMachineName: string, executionName: string): string;
   retention(p: number): string;
   retentionAll(): string;
   streams: { history: string; tasks: string; visibility: string; retention: string };
@@ -81,12 +83,16 @@ export function subjects(prefix = 'af'): Subjects {
     visibility: (d, r) => `${prefix}.vis.${escapeToken(d)}.${escapeToken(r)}`,
     visibilityDomain: (d) => `${prefix}.vis.${escapeToken(d)}.*`,
     visibilityAll: () => `${prefix}.vis.>`,
+    sfnVisibility: (sm, x) => `${prefix}.vis.~sfn.${escapeToken(sm)}.${escapeToken(x)}`,
     retention: (p) => `${prefix}.ret.${p}`,
     retentionAll: () => `${prefix}.ret.>`,
     streams: { history: `${up}_HISTORY`, tasks: `${up}_TASKS`, visibility: `${up}_VISIBILITY`, retention: `${up}_RETENTION` },
     buckets: { registry: `${prefix}_registry`, runs: `${prefix}_runs`, leases: `${prefix}_leases`, sfnExecutions: `${prefix}_sfn_executions`, cluster: `${prefix}_cluster` },
   };
 }
+
+/** Whether an AF_VISIBILITY subject is a Step Functions execution's (`<prefix>.vis.~sfn.…`). */
+export const isSfnVisibility = (subject: string): boolean => subject.split('.')[2] === '~sfn';
 
 /** SWF task priorities: integers from -2^31 to 2^31-1. */
 const PRIORITY_OFFSET = 2 ** 31;

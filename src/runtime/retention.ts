@@ -10,12 +10,17 @@ import type { PartitionHost } from './partition-host.js';
 
 const DAY_MS = 86_400_000;
 
-/** A closed run's cleanup, kept in the stream AF_RETENTION until it is done. */
+/** A KV entry purged with a closed execution (a Step Functions execution's record). */
+export interface KvEntry { bucket: string; key: string }
+
+/** A closed execution's cleanup (any kind), kept in the stream AF_RETENTION until it is done. */
 interface RetentionRecord {
   history: string;
   expireAt: number;
-  /** The run's AF_VISIBILITY subject, purged with its history. */
+  /** The execution's AF_VISIBILITY subject, purged with its history. */
   visibility?: string;
+  /** Purged last: while it stands, the execution's name (and so its subjects) cannot be taken again. */
+  record?: KvEntry;
 }
 
 /** Milliseconds a domain keeps closed runs: "NONE" and "0" keep nothing (SWF), else N days. */
@@ -24,9 +29,11 @@ export function retentionMs(days: string | undefined): number {
 }
 
 /**
- * Removes closed runs' histories after their domain's workflowExecutionRetentionPeriodInDays.
+ * Removes closed executions after their retention: SWF runs after their domain's
+ * workflowExecutionRetentionPeriodInDays, Step Functions executions after AF_SFN_RETENTION_DAYS.
  * Each close writes a record to `af.ret.<partition>`; the partition's owner keeps the expiries in a
- * wake-up heap (loaded again at start-up) and purges the run's history subject when it is due.
+ * wake-up heap (loaded again at start-up) and purges the history subject, the visibility subject
+ * and the execution's KV record when it is due.
  */
 export class Retention implements PartitionHost {
   private readonly due: DeadlineQueue;
@@ -37,9 +44,9 @@ export class Retention implements PartitionHost {
     this.due = new DeadlineQueue(clock, (id) => { void this.expire(id); });
   }
 
-  /** Records a closed run; its history stays readable until `closedAt + retention`. */
-  async schedule(partition: number, history: string, closedAt: number, retention: number, visibility?: string): Promise<void> {
-    const rec: RetentionRecord = { history, expireAt: closedAt + retention, visibility };
+  /** Records a closed execution; its history stays readable until `closedAt + retention`. */
+  async schedule(partition: number, history: string, closedAt: number, retention: number, visibility?: string, record?: KvEntry): Promise<void> {
+    const rec: RetentionRecord = { history, expireAt: closedAt + retention, visibility, record };
     const ack = await this.js.publish(this.s.retention(partition), encode(rec), { msgID: `ret:${history}:${rec.expireAt}` });
     this.track(rec, ack.seq, partition);
   }
@@ -86,6 +93,8 @@ export class Retention implements PartitionHost {
     try {
       await this.jsm.streams.purge(this.s.streams.history, { filter: entry.rec.history });
       if (entry.rec.visibility) await this.jsm.streams.purge(this.s.streams.visibility, { filter: entry.rec.visibility });
+      const kv = entry.rec.record;
+      if (kv) await this.jsm.streams.purge(`KV_${kv.bucket}`, { filter: `$KV.${kv.bucket}.${kv.key}` });
       await this.jsm.streams.deleteMessage(this.s.streams.retention, entry.seq, false);
     } catch (err) {
       this.log.warn({ err, history: entry.rec.history }, 'retention cleanup failed; retrying in a minute');

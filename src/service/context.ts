@@ -7,6 +7,7 @@ import type { HistoryStore } from '../history/history-store.js';
 import type { Subjects } from '../nats/subjects.js';
 import type { VisibilityIndex } from '../visibility/visibility-index.js';
 import type { ExecutionRecords } from '../sfn/runtime/execution-records.js';
+import type { SfnVisibilityIndex } from '../sfn/visibility/sfn-visibility-index.js';
 import type { TaskTokens } from '../domain/task-token.js';
 
 /** Everything an operation needs; built once per node and shared by both transports. */
@@ -28,6 +29,8 @@ export interface ServiceContext {
   pollHoldMs?: number;
   /** Step Functions execution records (set when the node runs the Step Functions host). */
   sfnExecutions?: ExecutionRecords;
+  /** This node's view of the Step Functions records in AF_VISIBILITY (ListExecutions). */
+  sfnVisibility?: SfnVisibilityIndex;
   /**
    * Set per request by the HTTP gateway for an access key limited to some domains: ListDomains shows
    * only the domains it allows (every other operation is refused before it runs; see transport/domain-access.ts).

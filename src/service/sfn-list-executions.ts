@@ -1,28 +1,36 @@
+import { createHash } from 'node:crypto';
 import { Fault } from '../domain/faults.js';
 import { InputReader } from '../domain/validate.js';
-import type { SfnExecutionRecord } from '../sfn/runtime/execution-records.js';
+import type { SfnCursor, SfnListQuery, SfnVisibilityIndex } from '../sfn/visibility/sfn-visibility-index.js';
 import { seconds, type ServiceContext } from './context.js';
-import { executionRecords } from './sfn-execution-lookup.js';
 import { requireStateMachine } from './sfn-lookup.js';
 import { requestObject } from './sfn-input.js';
 
 const STATUSES = ['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED', 'PENDING_REDRIVE'] as const;
 
-/** Newest first; ties by name, descending (a total order, so the paging cursor is exact). */
-const newestFirst = (a: SfnExecutionRecord, b: SfnExecutionRecord): number =>
-  b.startDate - a.startDate || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0);
+function index(ctx: ServiceContext): SfnVisibilityIndex {
+  if (!ctx.sfnVisibility) throw new Fault('InternalFailure', 'Step Functions executions are not served by this node');
+  return ctx.sfnVisibility;
+}
 
-interface Cursor { s: number; n: string }
+/** Tokens carry the last item's start date and name, and a digest of the query they belong to. */
+const digest = (q: SfnListQuery): string => createHash('sha256').update(JSON.stringify([q.stateMachineName, q.status ?? null])).digest('base64url').slice(0, 12);
 
-function readCursor(token: string): Cursor {
+function readCursor(token: string, q: SfnListQuery): SfnCursor {
   try {
-    const c = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Partial<Cursor> & { k?: string };
-    if (c.k === 'x' && typeof c.s === 'number' && typeof c.n === 'string') return { s: c.s, n: c.n };
+    const v = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(v) && v.length === 3 && Number.isFinite(v[0]) && typeof v[1] === 'string' && v[2] === digest(q)) return { startDate: v[0] as number, name: v[1] };
   } catch { /* not ours */ }
   throw new Fault('InvalidToken', `Invalid Token: '${token.slice(0, 64)}'`);
 }
 
-/** ListExecutions of one state machine: statusFilter, maxResults 0–1000 (0 ⇒ 100), newest first, opaque nextToken. */
+const writeCursor = (c: SfnCursor, q: SfnListQuery): string => Buffer.from(JSON.stringify([c.startDate, c.name, digest(q)])).toString('base64url');
+
+/**
+ * ListExecutions of one state machine from the node's visibility index: statusFilter, maxResults
+ * 0–1000 (0 ⇒ 100), newest first (ties: names descending), an opaque nextToken that stays exact
+ * while executions start and close between pages.
+ */
 export async function listExecutions(ctx: ServiceContext, input: unknown): Promise<object> {
   const body = requestObject(input);
   const r = InputReader.of(input);
@@ -35,19 +43,15 @@ export async function listExecutions(ctx: ServiceContext, input: unknown): Promi
     throw new Fault('ValidationException', 'Map Runs are not supported: give stateMachineArn');
   }
   const sm = (await requireStateMachine(ctx, body.stateMachineArn)).value;
-  const after = nextToken === undefined ? undefined : readCursor(nextToken);
-  const all = (await executionRecords(ctx).list(sm.name))
-    .filter((x) => x.stateMachineArn === sm.arn && (statusFilter === undefined || x.status === statusFilter))
-    .sort(newestFirst);
-  const start = after === undefined ? 0 : all.findIndex((x) => newestFirst(x, { startDate: after.s, name: after.n } as SfnExecutionRecord) > 0);
-  const from = start < 0 ? all.length : start;
-  const page = all.slice(from, from + maxResults);
-  const more = from + maxResults < all.length;
+  const q: SfnListQuery = { stateMachineName: sm.name, status: statusFilter };
+  const after = nextToken === undefined ? undefined : readCursor(nextToken, q);
+  const { items, more } = index(ctx).list(q, { limit: maxResults, after });
+  const last = items.at(-1);
   return {
-    executions: page.map((x) => ({
+    executions: items.map((x) => ({
       executionArn: x.executionArn, stateMachineArn: x.stateMachineArn, name: x.name, status: x.status,
       startDate: seconds(x.startDate), ...(x.stopDate !== undefined ? { stopDate: seconds(x.stopDate) } : {}),
     })),
-    ...(more ? { nextToken: Buffer.from(JSON.stringify({ k: 'x', s: page.at(-1)!.startDate, n: page.at(-1)!.name })).toString('base64url') } : {}),
+    ...(more && last ? { nextToken: writeCursor({ startDate: last.startDate, name: last.name }, q) } : {}),
   };
 }

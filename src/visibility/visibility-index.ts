@@ -1,11 +1,8 @@
-import type { ConsumerMessages, JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
-import type { Logger } from 'pino';
 import type { CloseStatus } from '../../machines/execution-state.js';
-import { UNREPORTED, type Quarantine } from '../history/quarantine.js';
-import { readToEnd } from '../nats/read-stream.js';
-import type { Subjects } from '../nats/subjects.js';
-import { SortedList, type Pos } from './sorted-list.js';
+import { isSfnVisibility } from '../nats/subjects.js';
+import type { SortedList, Pos } from './sorted-list.js';
 import type { VisibilityRecord } from './visibility-records.js';
+import { KindVisibility, type VisibilityLayout } from './visibility-store.js';
 
 /** At most one of these narrows a query (SWF's filter exclusivity is checked by the service). */
 export type VisibilityFilter =
@@ -45,144 +42,38 @@ function matches(f: VisibilityFilter | undefined, r: Rec): boolean {
   }
 }
 
-/** One domain's runs: open ones by start time, closed ones by start and by close time. */
-class DomainRuns {
-  readonly runs = new Map<string, Rec>();
-  constructor(
-    readonly open = new SortedList<Rec>(byStart),
-    readonly closedByStart = new SortedList<Rec>(byStart),
-    readonly closedByClose = new SortedList<Rec>(byClose),
-  ) {}
-
-  static bulk(recs: Rec[]): DomainRuns {
-    const open = recs.filter((r) => r.executionStatus === 'OPEN').sort(byStart);
-    const closed = recs.filter((r) => r.executionStatus === 'CLOSED');
-    const d = new DomainRuns(SortedList.fromSorted(byStart, open), SortedList.fromSorted(byStart, [...closed].sort(byStart)),
-      SortedList.fromSorted(byClose, closed.sort(byClose)));
-    for (const r of recs) d.runs.set(runIdOf(r), r);
-    return d;
-  }
-
-  add(r: Rec): void {
-    this.runs.set(runIdOf(r), r);
-    if (r.executionStatus === 'OPEN') this.open.insert(r);
-    else { this.closedByStart.insert(r); this.closedByClose.insert(r); }
-  }
-
-  drop(r: Rec): void {
-    this.runs.delete(runIdOf(r));
-    if (r.executionStatus === 'OPEN') this.open.delete(r);
-    else { this.closedByStart.delete(r); this.closedByClose.delete(r); }
-  }
-}
+const OPEN_LISTS = ['open'] as const;
+const CLOSED_LISTS = ['closedByStart', 'closedByClose'] as const;
+/** SWF's layout: per domain, open runs by start time, closed ones by start and by close time. */
+const SWF_LAYOUT: VisibilityLayout<Rec> = {
+  group: (r) => r.domain,
+  id: runIdOf,
+  version: (r) => r.version,
+  orders: { open: byStart, closedByStart: byStart, closedByClose: byClose },
+  listsOf: (r) => (r.executionStatus === 'OPEN' ? OPEN_LISTS : CLOSED_LISTS),
+  closed: { list: 'closedByClose', at: closeOf },
+};
 
 /**
- * Every node's in-memory view of AF_VISIBILITY: one read to the end of `af.vis.>` loads all
- * records at start, then an ordered consumer follows the stream from there; the node's own writes are applied at once, so it
- * reads them back immediately. Queries walk per-domain lists kept sorted by time (no sort per query).
+ * The node's index of SWF runs (fed from AF_VISIBILITY by the VisibilityFeed; the node's own writes
+ * are applied at once, so it reads them back immediately). Queries walk per-domain lists kept
+ * sorted by time (no sort per query).
  */
-export class VisibilityIndex {
-  private readonly domains = new Map<string, DomainRuns>();
-  /** Records read while the initial load runs (latest per run), indexed in bulk once it ends. */
-  private buffer: Map<string, Rec> | null = null;
-  private messages: ConsumerMessages | undefined;
-
-  constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager,
-    private readonly s: Subjects, private readonly log: Logger, private readonly quarantine: Quarantine = UNREPORTED) {}
-
-  /** Resolves once every record in the stream is indexed; a consumer then keeps following. */
-  async start(): Promise<number> {
-    const stream = this.s.streams.visibility;
-    const filter = this.s.visibilityAll();
-    this.buffer = new Map();
-    let loaded = 0;
-    for await (const m of readToEnd(this.js, stream, { filter, batch: 2000 })) {
-      this.applyStored(m);
-      loaded = m.seq;
-    }
-    this.finishLoad();
-    // The live feed goes on after the last record loaded (from the start when there was none).
-    const consumer = await this.js.consumers.get(stream, { filter_subjects: filter, ...(loaded > 0 ? { opt_start_seq: loaded + 1 } : {}) });
-    const messages = this.messages = await consumer.consume({ max_messages: 2000 });
-    void (async () => { for await (const m of messages) this.applyStored(m); })()
-      .catch((err) => { this.log.error({ err }, 'visibility feed stopped'); });
-    return this.size;
-  }
-
-  /** A stored record; a damaged one is skipped (quarantined): the run's next record replaces it. */
-  private applyStored(m: { subject: string; seq: number; data: Uint8Array }): void {
-    const rec = this.quarantine.tryDecode<Rec>('visibility', m.data, { stream: this.s.streams.visibility, subject: m.subject, seq: m.seq });
-    if (rec) this.apply(rec);
-  }
-
-  stop(): void {
-    this.messages?.stop();
-  }
-
-  private finishLoad(): void {
-    const buffered = this.buffer;
-    if (!buffered) return;
-    this.buffer = null;
-    const byDomain = new Map<string, Rec[]>();
-    for (const r of buffered.values()) {
-      const list = byDomain.get(r.domain);
-      if (list) list.push(r);
-      else byDomain.set(r.domain, [r]);
-    }
-    for (const [domain, recs] of byDomain) {
-      if (this.domains.has(domain)) for (const r of recs) this.apply(r);
-      else this.domains.set(domain, DomainRuns.bulk(recs));
-    }
-  }
-
-  get size(): number {
-    let n = 0;
-    for (const d of this.domains.values()) n += d.runs.size;
-    return n + (this.buffer?.size ?? 0);
-  }
-
-  get(domain: string, runId: string): Rec | undefined {
-    return this.buffer?.get(`${domain}\u0000${runId}`) ?? this.domains.get(domain)?.runs.get(runId);
-  }
-
-  /** Adds or replaces a run's record; an older version than the one held is ignored. */
-  apply(rec: Rec): void {
-    const runId = runIdOf(rec);
-    if (this.buffer) {
-      const k = `${rec.domain}\u0000${runId}`;
-      const cur = this.buffer.get(k);
-      if (!cur || cur.version < rec.version) this.buffer.set(k, rec);
-      return;
-    }
-    let d = this.domains.get(rec.domain);
-    if (!d) this.domains.set(rec.domain, d = new DomainRuns());
-    const cur = d.runs.get(runId);
-    if (cur) {
-      if (cur.version >= rec.version) return;
-      d.drop(cur);
-    }
-    d.add(rec);
-  }
-
-  remove(domain: string, runId: string): void {
-    const d = this.domains.get(domain);
-    const cur = d?.runs.get(runId);
-    if (cur) d!.drop(cur);
+export class VisibilityIndex extends KindVisibility<Rec> {
+  constructor() {
+    // Every AF_VISIBILITY record that is not a Step Functions one.
+    super(SWF_LAYOUT, (subject) => !isSfnVisibility(subject));
   }
 
   /** Forgets the domain's runs that closed at or before `cutoff` (their retention ran out). */
   prune(domain: string, cutoff: number): number {
-    const d = this.domains.get(domain);
-    let n = 0;
-    for (let r = d?.closedByClose.first(); d && r && closeOf(r) <= cutoff; r = d.closedByClose.first()) { d.drop(r); n++; }
-    return n;
+    return this.store.prune(domain, cutoff);
   }
 
   /** The query's range in the list it reads: [from, to) in ascending time order. */
   private range(q: VisibilityQuery, reverse: boolean, after?: Cursor): { list: SortedList<Rec>; from: Pos; to: Pos } | undefined {
-    const d = this.domains.get(q.domain);
-    if (!d) return undefined;
-    const list = q.open ? d.open : q.by === 'start' ? d.closedByStart : d.closedByClose;
+    const list = this.store.list(q.domain, q.open ? 'open' : q.by === 'start' ? 'closedByStart' : 'closedByClose');
+    if (!list) return undefined;
     const t = q.by === 'start' ? startOf : closeOf;
     const key = (r: Rec, c: Cursor) => t(r) - c.t || str(runIdOf(r), c.id);
     // Before `from`: older than the range, or (oldest first) already paged past the cursor.

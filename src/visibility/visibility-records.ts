@@ -1,10 +1,10 @@
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
 import type { CloseStatus, ExecutionState } from '../../machines/execution-state.js';
+import { retry } from '../domain/retry.js';
 import { encode } from '../nats/codec.js';
 import type { Subjects } from '../nats/subjects.js';
 import type { RunKey } from '../runtime/execution.js';
-import { retry } from '../domain/retry.js';
 
 interface Execution { workflowId: string; runId: string }
 
@@ -67,16 +67,25 @@ export function executionInfoOf(r: VisibilityRecord): Record<string, unknown> {
   };
 }
 
-const ATTEMPTS = 4;
-
-/** Writes records to AF_VISIBILITY (one message per run; a newer one replaces the older). */
+/**
+ * Writes records to AF_VISIBILITY, one message per execution (the stream keeps the newest per
+ * subject), for every execution kind. Transient failures are retried briefly; a record still not
+ * written is logged and reported as false (the next change of the execution writes it again).
+ */
 export class VisibilityPublisher {
-  constructor(private readonly js: JetStreamClient, private readonly s: Subjects, private readonly log: Logger) {}
+  constructor(private readonly js: JetStreamClient, private readonly log: Logger) {}
 
-  /** Publishes the record, 4 tries (100, 200, 400 ms apart, with jitter); a record still not written is logged. */
-  async publish(rec: VisibilityRecord): Promise<void> {
-    const subject = this.s.visibility(rec.domain, rec.execution.runId);
-    await retry(() => this.js.publish(subject, encode(rec), { msgID: `vis:${rec.execution.runId}:${rec.version}` }), { firstMs: 100, capMs: 400, attempts: ATTEMPTS })
-      .catch((err: unknown) => { this.log.warn({ err, subject }, 'visibility record not written'); });
+  async publish(subject: string, msgID: string, rec: object): Promise<boolean> {
+    try {
+      await retry(() => this.js.publish(subject, encode(rec), { msgID }), { firstMs: 100, capMs: 400, attempts: 4 });
+      return true;
+    } catch (err) {
+      this.log.warn({ err, subject }, 'visibility record not written');
+      return false;
+    }
   }
 }
+
+/** Where an SWF run's record goes: its subject and the msgID of this version. */
+export const swfVisibilityAddress = (s: Subjects, rec: VisibilityRecord): [subject: string, msgID: string] =>
+  [s.visibility(rec.domain, rec.execution.runId), `vis:${rec.execution.runId}:${rec.version}`];

@@ -9,6 +9,7 @@ import { startNode } from '../../src/node.js';
 import { encode } from '../../src/nats/codec.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { VisibilityIndex } from '../../src/visibility/visibility-index.js';
+import { VisibilityFeed } from '../../src/visibility/visibility-feed.js';
 import type { VisibilityRecord } from '../../src/visibility/visibility-records.js';
 import { startNatsServer } from '../helpers/nats-server.js';
 
@@ -78,12 +79,14 @@ const gc = (globalThis as { gc?: () => void }).gc;
 gc?.();
 const heapBefore = process.memoryUsage().heapUsed;
 s = performance.now();
-const fresh = new VisibilityIndex(js, jsm, subjects, pino({ level: 'silent' }));
-const loaded = await fresh.start();
+const fresh = new VisibilityIndex();
+const feed = new VisibilityFeed(js, jsm, subjects, pino({ level: 'silent' }), [fresh.sink]);
+await feed.start();
+const loaded = fresh.size;
 const loadMs = performance.now() - s;
 gc?.();
 const indexMb = (process.memoryUsage().heapUsed - heapBefore) / 1e6;
-fresh.stop();
+feed.stop();
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor((p / 100) * (xs.length - 1))]!;
 console.log(`\n${N.toLocaleString('en')} open executions; ${ROUNDS} calls per row over NATS (msgpack), one engine node in this process\n`);

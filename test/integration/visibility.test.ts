@@ -1,9 +1,12 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VisibilityIndex } from '../../src/visibility/visibility-index.js';
+import { VisibilityFeed } from '../../src/visibility/visibility-feed.js';
 import { executionInfoOf } from '../../src/visibility/visibility-records.js';
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
 import { until } from '../helpers/until.js';
+import { rng } from '../helpers/rng.js';
+import { inParallel } from '../helpers/in-parallel.js';
 
 /*
  * List/Count Open/Closed WorkflowExecutions over 500 executions of 3 workflow types with 5 tags (one
@@ -27,20 +30,6 @@ const CONTINUED = 'wf-0';
 const runs: Run[] = [];
 const call = <T = Obj>(action: string, input: object): Promise<T> => e.client.call<T>(action, input);
 
-/** A fixed pseudo-random sequence (mulberry32), so every run of the test sees the same mix. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-async function inParallel<T>(items: T[], width: number, fn: (x: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => { while (next < items.length) await fn(items[next++]!); }));
-}
 
 const DECISION: Partial<Record<Outcome, (r: Run) => object>> = {
   COMPLETED: () => ({ decisionType: 'CompleteWorkflowExecution', completeWorkflowExecutionDecisionAttributes: { result: 'ok' } }),
@@ -280,8 +269,10 @@ describe('bad requests', () => {
 describe('the records in AF_VISIBILITY', () => {
   it('load into a fresh index that answers the same as the API', async () => {
     const { nats } = e.node;
-    const fresh = new VisibilityIndex(nats.js, nats.jsm, nats.subjects, pino({ level: 'silent' }));
-    expect(await fresh.start()).toBeGreaterThanOrEqual(N);
+    const fresh = new VisibilityIndex();
+    const feed = new VisibilityFeed(nats.js, nats.jsm, nats.subjects, pino({ level: 'silent' }), [fresh.sink]);
+    await feed.start();
+    expect(fresh.size).toBeGreaterThanOrEqual(N);
     try {
       for (const open of [true, false]) {
         const q = { domain, open, by: 'start' as const, oldest: 0 };
@@ -289,7 +280,7 @@ describe('the records in AF_VISIBILITY', () => {
         expect(fresh.list(q, { reverse: false, limit: 1000 }).items.map(executionInfoOf)).toEqual(expected((r) => isOpen(r) === open, startOf));
       }
     } finally {
-      fresh.stop();
+      feed.stop();
     }
   });
 

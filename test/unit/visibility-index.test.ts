@@ -1,23 +1,13 @@
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { SortedList } from '../../src/visibility/sorted-list.js';
 import { VisibilityIndex, type Cursor, type VisibilityQuery } from '../../src/visibility/visibility-index.js';
 import type { VisibilityRecord } from '../../src/visibility/visibility-records.js';
-import { subjects } from '../../src/nats/subjects.js';
+import { rng } from '../helpers/rng.js';
 
 /*
  * The index against a naive model, with enough records to split the sorted lists into many chunks:
  * random starts, closes and removals, then random queries read whole and in random pages.
  */
-
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('SortedList', () => {
   it('keeps order through inserts and deletes across chunk splits, and walks ranges both ways', () => {
@@ -58,7 +48,7 @@ describe('VisibilityIndex', () => {
 
   it('answers every query like a filter-and-sort over all records, in pages', () => {
     const random = rng(7);
-    const index = new VisibilityIndex(undefined as never, undefined as never, subjects('t'), pino({ level: 'silent' }));
+    const index = new VisibilityIndex();
     const model = new Map<string, VisibilityRecord>();
     for (let i = 0; i < 5000; i++) {
       const runId = `r${i}`;

@@ -40,13 +40,29 @@ interface RunningEntry { executionArn: string; startDate: number }
 const ORPHAN_AFTER_MS = 5 * 60_000;
 
 /**
+ * What follows a record's changes (the execution's visibility and retention): told after the KV
+ * write. Each effect handles its own failures; `closed` answers whether it recorded everything.
+ */
+export interface ExecutionRecordEffects {
+  /** A new record: the execution is RUNNING. */
+  started(rec: SfnExecutionRecord): Promise<void>;
+  /** The closing update; false leaves the running-index key, so recovery tells it again. */
+  closed(rec: SfnExecutionRecord): Promise<boolean>;
+  /** A record taken back (its start stored no history). */
+  removed(rec: SfnExecutionRecord): Promise<void>;
+  /** A RUNNING record found at recovery (its start may have crashed before `started`). */
+  recovered(rec: SfnExecutionRecord): Promise<void>;
+}
+
+/**
  * The records bucket: create is the name-uniqueness check, updates are compare-and-set. Beside each
  * record `x.<sm>.<name>`, a RUNNING execution has an index key `r.<partition>.<sm>.<name>`, written
  * before the record and removed after its closing update, so the index holds every running
  * execution (and, after a crash at the wrong moment, a few closed ones that `running` cleans up).
  */
 export class ExecutionRecords {
-  constructor(private readonly kv: KV, private readonly now: () => number = Date.now, private readonly quarantine: Quarantine = UNREPORTED) {}
+  constructor(private readonly kv: KV, private readonly now: () => number = Date.now, private readonly quarantine: Quarantine = UNREPORTED,
+    private readonly effects?: ExecutionRecordEffects) {}
 
   /** Where a key's record is stored, for the quarantine. */
   private at(e: { bucket: string; key: string; revision: number }) {
@@ -58,6 +74,7 @@ export class ExecutionRecords {
     await this.kv.put(runningKey(rec), encode({ executionArn: rec.executionArn, startDate: rec.startDate } satisfies RunningEntry));
     try {
       await this.kv.create(executionKey(rec.stateMachineName, rec.name), encode(rec));
+      await this.effects?.started(rec);
       return true;
     } catch (e) {
       if ((e instanceof JetStreamApiError && e.code === JsCodes.StreamWrongLastSequence) || (e as { code?: number }).code === JsCodes.StreamWrongLastSequence) {
@@ -78,20 +95,23 @@ export class ExecutionRecords {
   async remove(rec: SfnExecutionRecord): Promise<void> {
     await this.kv.purge(executionKey(rec.stateMachineName, rec.name));
     await this.kv.purge(runningKey(rec));
+    await this.effects?.removed(rec);
   }
 
-  /** Writes the closing state (only one writer, the partition owner, changes a record after create), then leaves the index. */
+  /**
+   * Writes the closing state (only one writer, the partition owner, changes a record after create),
+   * then leaves the index once the close is recorded everywhere (a crash in between leaves the index
+   * key: recovery finds the closed record and tells its effects again).
+   */
   async close(rec: SfnExecutionRecord): Promise<void> {
     await this.kv.put(executionKey(rec.stateMachineName, rec.name), encode(rec));
-    await this.kv.purge(runningKey(rec));
+    if (await this.effects?.closed(rec) ?? true) await this.kv.purge(runningKey(rec));
   }
 
-  /** Every record of one state machine. */
-  async list(stateMachineName: string): Promise<SfnExecutionRecord[]> {
-    return this.read(await this.keysOf(`x.${kvToken(stateMachineName)}.*`));
-  }
-
-  /** The RUNNING executions of one partition, from the index; index keys of closed executions are removed. */
+  /**
+   * The RUNNING executions of one partition, from the index; index keys of closed executions are
+   * removed (once their close's effects are recorded).
+   */
   async running(partition: number): Promise<SfnExecutionRecord[]> {
     const index = await this.keysOf(`r.${partition}.>`);
     const recs = await this.read(index.map((k) => `x.${k.slice(k.indexOf('.', 2) + 1)}`));
@@ -99,8 +119,13 @@ export class ExecutionRecords {
     const out: SfnExecutionRecord[] = [];
     for (const k of index) {
       const rec = byKey.get(k);
-      if (rec?.status === 'RUNNING') out.push(rec);
-      else if (rec || await this.orphan(k)) await this.kv.purge(k);
+      if (rec?.status === 'RUNNING') {
+        await this.effects?.recovered(rec);
+        out.push(rec);
+      } else if (rec) {
+        // Closed, but its close was cut short before its effects were recorded.
+        if (await this.effects?.closed(rec) ?? true) await this.kv.purge(k);
+      } else if (await this.orphan(k)) await this.kv.purge(k);
     }
     return out;
   }

@@ -16,7 +16,7 @@ import { parseArn } from '../arns.js';
 import { sfnKeys, type ActivityRecord } from '../records.js';
 import type { SfnExecutionInput, SfnExecutionOutput, SfnInputEvent, SfnTaskRequest } from '../compile/contract.js';
 import { inStateCause, resolveCause } from '../compile/state-cause.js';
-import { ExecutionRecords, type SfnExecutionRecord } from './execution-records.js';
+import { ExecutionRecords, type ExecutionRecordEffects, type SfnExecutionRecord } from './execution-records.js';
 import { MachineCache } from './machine-cache.js';
 import { HOST_ACTOR, SfnExecution, type SfnBook, type SfnCommit, type SfnTaskState, type SfnTransitionExtra } from './sfn-execution.js';
 import { readRestorePoint } from './transition-chunks.js';
@@ -63,6 +63,8 @@ export interface SfnHostDeps {
   onConflict?: (partition: number) => void;
   /** Called first thing after every persisted transition, with its events (metrics). */
   onCommit?: (events: readonly SfnStoredEvent[]) => void;
+  /** What follows a record's start, close or removal (visibility, retention). */
+  recordEffects?: ExecutionRecordEffects;
 }
 
 export interface SfnStartPayload { record: SfnExecutionRecord }
@@ -108,7 +110,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
   private readonly machines: MachineCache;
 
   constructor(private readonly d: SfnHostDeps) {
-    this.records = new ExecutionRecords(d.nats.sfnExecutions, () => d.clock.now(), d.quarantine);
+    this.records = new ExecutionRecords(d.nats.sfnExecutions, () => d.clock.now(), d.quarantine, d.recordEffects);
     this.host = new ExecutionHost<SfnExecution, SfnMemo>(d.queues, d.clock, d.log, {
       sleepAfterMs: d.sleepAfterMs ?? 30_000, owns: (p) => d.router.owns(p), onConflict: d.onConflict,
     }).serve(this);
