@@ -11,7 +11,7 @@ import { PartitionOwner } from './runtime/partition-owner.js';
 import { Router } from './runtime/router.js';
 import { Retention, retentionMs } from './runtime/retention.js';
 import type { ServiceContext } from './service/context.js';
-import { OPERATIONS, OWNER_OPS } from './service/operations.js';
+import { OPERATIONS, swfOwnerOps } from './service/operations.js';
 import { CrossRunEffects } from './service/cross-run-effects.js';
 import { NatsApiServer } from './transport/nats-api.js';
 import { ReplyGuard } from './nats/reply-subjects.js';
@@ -119,9 +119,19 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   await visFeed.start();
   log.info({ ms: Date.now() - started }, 'registry and visibility index loaded');
   const retention = new Retention(nats.js, nats.jsm, s, clock, log.child({ c: 'retention' }), quarantine);
+  // Requests for an execution go to its partition's owner: in-process here, over af.part.<p>.* elsewhere.
+  const router = new Router(nats.nc, s, config.partitions, log.child({ c: 'router' }),
+    new ReplyGuard([ENGINE_INBOX_PREFIX], (reason) => metrics.requestDropped('owner', reason), log.child({ c: 'router' }), 'owner call'),
+    { ownerTimeoutMs: config.ownerTimeoutMs, noOwnerRetryMs: config.noOwnerRetryMs });
+  // Partition leases, in cluster mode (set below): a lost history fence makes them check ownership.
+  let leases: LeaseManager | undefined;
+  const onConflict = (p: number) => { void leases?.checkOwnership(p); };
   const owner: PartitionOwner = new PartitionOwner(nats, store, queues, createMachineSet(clock, inspector?.inspect), log.child({ c: 'owner' }), {
     sleepAfterMs: config.sleepAfterMs,
     owns: (p) => router.owns(p),
+    recoveryConcurrency: config.recoveryConcurrency,
+    effects: new CrossRunEffects(router, log.child({ c: 'cross-run' })),
+    onConflict,
     registry,
     tokens,
     quarantine,
@@ -139,18 +149,17 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
       await visPublisher.publish(...swfVisibilityAddress(s, rec), rec);
     },
   });
-  const router = new Router(nats.nc, s, owner, config.partitions, OWNER_OPS, log.child({ c: 'router' }),
-    new ReplyGuard([ENGINE_INBOX_PREFIX], (reason) => metrics.requestDropped('owner', reason), log.child({ c: 'router' }), 'owner call'));
-  owner.useEffects(new CrossRunEffects(router, log.child({ c: 'cross-run' })));
-  // Requests for a run go to its partition's owner: in-process here, over af.part.<p>.* elsewhere.
-  // Step Functions executions: their own host on the same partitions, router, history and task lists.
+  router.register(swfOwnerOps(owner));
+  // Step Functions executions: the second execution kind on the same engine (partitions, router, history, task lists).
   const recordEffects = new SfnRecordEffects({ subjects: s, jsm: nats.jsm, index: sfnVisibility, publisher: visPublisher, retention, retentionMs: config.sfnRetentionMs, log: log.child({ c: 'sfn' }) });
   const sfn = new SfnHost({ nats, store, queues, router, registry, clock, tokens, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect, quarantine,
-    sleepAfterMs: config.sleepAfterMs, onConflict: (p) => { void leases?.checkOwnership(p); }, onCommit: (events) => metrics.sfnCommitted(events), recordEffects });
+    sleepAfterMs: config.sleepAfterMs, recoveryConcurrency: config.recoveryConcurrency, onConflict, onCommit: (events) => metrics.sfnCommitted(events), recordEffects });
   metrics.watch(nodeMetricSources(owner, sfn, queues));
   router.register(sfn.ownerOps());
-  const ctx: ServiceContext = { registry, router, queues, store, visibility, sfnVisibility, subjects: s, clock, log, region: config.region, account: config.account, tokens };
-  ctx.sfnExecutions = sfn.records;
+  const ctx: ServiceContext = {
+    registry, router, queues, store, visibility, sfnVisibility, sfnExecutions: sfn.records, subjects: s, clock, log,
+    region: config.region, account: config.account, tokens, pollHoldMs: config.pollHoldMs,
+  };
   // The HTTP port listens before recovery, so /healthz and /readyz (503 until rebuilt) answer during it.
   const readiness = new Readiness(nats.nc);
   let http: HttpGateway | undefined;
@@ -165,14 +174,12 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
     http.addGetRoute('/readyz', readyz(readiness));
   }
   let recovered = 0;
-  let leases: LeaseManager | undefined;
   if (config.cluster && !options.ownPartitions) {
     // Partitions come and go with KV leases; each is rebuilt on every host before it is served.
     const leaseStore = await LeaseStore.open(nats.nc, s, config.leaseTtlMs, nats.replicas);
     const lm = new LeaseManager(leaseStore, [owner, retention, sfn], router, { node: config.nodeName, partitions: config.partitions, renewMs: config.leaseRenewMs }, log.child({ c: 'cluster' }));
     lm.metrics = new ClusterMetrics(metrics.registry, lm);
     readiness.leases = lm;
-    owner.onConflict((p) => { void lm.checkOwnership(p); });
     await lm.start().catch(async (e: unknown) => { await http?.drain(0); throw e; });
     leases = lm;
   } else {
@@ -225,11 +232,11 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
       let mark = Date.now();
       const lap = (name: string) => { const now = Date.now(); phases[name] = now - mark; mark = now; };
       const t0 = mark;
-      const httpDrained = node.http?.drain(); // refuses new HTTP requests at once
+      const httpDrained = node.http?.drain(config.apiDrainMs); // refuses new HTTP requests at once
       queues.close();
       await httpDrained;
       lap('http');
-      await api.drain();
+      await api.drain(config.apiDrainMs);
       lap('api');
       await leases?.stop(); // hands every partition over at once
       lap('leases');

@@ -50,7 +50,7 @@ export abstract class LiveExecution {
   serial<T>(fn: () => Promise<T>): Promise<T> {
     this.pendingOps++;
     const run = this.tail.then(() => {
-      if (this.dead) throw new Fault('InternalFailure', 'execution was reloaded; retry');
+      if (this.dead) throw new Fault('InternalFailure', 'execution was reloaded');
       return fn();
     }).finally(() => {
       this.pendingOps--;

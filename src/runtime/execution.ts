@@ -144,7 +144,7 @@ export class Execution extends LiveExecution {
       }
       this.kill();
       this.host.invalidate(this, e);
-      throw new Fault('InternalFailure', 'could not persist the transition; retry', { cause: e });
+      throw new Fault('InternalFailure', 'could not persist the transition', { cause: e });
     }
   }
 

@@ -6,6 +6,7 @@ import type { TaskQueues } from '../matching/task-queues.js';
 import type { TaskMessage } from '../matching/task-message.js';
 import type { Nats } from '../nats/infrastructure.js';
 import { encode } from '../nats/codec.js';
+import { readToEnd } from '../nats/read-stream.js';
 import { kvToken } from '../nats/subjects.js';
 import { CLOSE_EVENTS, foldHistory, type ExecutionState } from '../../machines/execution-state.js';
 import type { HeartbeatMark, MachineSet } from './execution-actors.js';
@@ -115,10 +116,7 @@ export class PartitionOwner implements RunHost, PartitionHost, ExecutionKind<Exe
     return this.nats.subjects.history(key.partition, key.domain, key.workflowId, key.runId);
   }
 
-  /** Wires the cross-run effects (they need the router, which needs this owner). */
-  useEffects(effects: RunEffects): void {
-    this.opts.effects = effects;
-  }
+
 
   get tokens(): TaskTokens {
     if (!this.opts.tokens) throw new Error('PartitionOwner has no task token key');
@@ -400,29 +398,12 @@ export class PartitionOwner implements RunHost, PartitionHost, ExecutionKind<Exe
    */
   private async openRunRecords(): Promise<(OpenRunRecord & { domain: string; workflowId: string })[]> {
     const stream = `KV_${this.nats.subjects.buckets.runs}`;
-    const info = await this.nats.jsm.streams.info(stream);
-    if (info.state.messages === 0) return [];
     const out: (OpenRunRecord & { domain: string; workflowId: string })[] = [];
-    const consumer = await this.nats.js.consumers.get(stream);
-    try {
-      for (;;) {
-        let got = 0;
-        let done = false;
-        for await (const m of await consumer.fetch({ max_messages: 10_000, expires: 2000 })) {
-          got++;
-          // A delete marker is skipped, but may be the last message: the end check comes first (a
-          // `continue` past it left the fetch waiting its whole 2 s expiry on every rebuild).
-          if (!m.headers?.get('KV-Operation') && m.data.length > 0) {
-            // A damaged record is skipped (quarantined): its run is not recovered, every other one is.
-            const rec = this.quarantine.tryDecode<OpenRunRecord & { domain: string; workflowId: string }>('runs', m.data, { stream, subject: m.subject, seq: m.seq });
-            if (rec) out.push(rec);
-          }
-          if (m.info.pending === 0) { done = true; break; }
-        }
-        if (done || got === 0) break;
-      }
-    } finally {
-      await consumer.delete().catch(() => undefined);
+    for await (const m of readToEnd(this.nats.js, stream, { batch: 10_000 })) {
+      if (m.headers?.get('KV-Operation') || m.data.length === 0) continue; // a delete marker
+      // A damaged record is skipped (quarantined): its run is not recovered, every other one is.
+      const rec = this.quarantine.tryDecode<OpenRunRecord & { domain: string; workflowId: string }>('runs', m.data, { stream, subject: m.subject, seq: m.seq });
+      if (rec) out.push(rec);
     }
     return out;
   }
@@ -453,10 +434,7 @@ export class PartitionOwner implements RunHost, PartitionHost, ExecutionKind<Exe
     await this.nats.runs.delete(runsKey(domain, workflowId), { previousSeq: revision }).catch(() => undefined);
   }
 
-  /** Wires the fence-conflict hook (the lease manager is built after the owner). */
-  onConflict(fn: (partition: number) => void): void {
-    this.opts.onConflict = fn;
-  }
+
 
   /** Forgets a partition this node no longer owns (see ExecutionHost.releasePartition). Writes nothing. */
   releasePartition(partition: number, settleMs = 2000): Promise<void> {

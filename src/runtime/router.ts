@@ -6,10 +6,10 @@ import { decode, encode } from '../nats/codec.js';
 import { partitionOf, type Subjects } from '../nats/subjects.js';
 import { faultToWire, fromWire, toWire, type WireReply } from '../domain/wire.js';
 import type { ReplyGuard } from '../nats/reply-subjects.js';
-import type { PartitionOwner } from './partition-owner.js';
+import type { OwnerHandlers, OwnerOpName, OwnerPayload, OwnerResult } from '../engine/owner-ops.js';
 
-/** An operation that must run on the owner of the execution's partition. */
-export type OwnerOp = (owner: PartitionOwner, payload: any) => Promise<unknown>;
+/** An owner-side handler as the router holds it (payloads arrive decoded from the wire). */
+type Handler = (payload: never) => Promise<unknown>;
 
 /** How the router waits; defaults are the node config's (src/config.ts states how they relate). */
 export interface RouterTiming {
@@ -36,17 +36,15 @@ function noResponders(e: unknown): boolean {
  */
 export class Router {
   private readonly subs = new Map<number, Subscription>();
-  /** Owner-side handlers by op name: the SWF owner's table plus any registered later (Step Functions). */
-  private readonly handlers = new Map<string, (payload: any) => Promise<unknown>>();
+  /** Owner-side handlers by op name: each execution kind registers its own (see engine/owner-ops.ts). */
+  private readonly handlers = new Map<string, Handler>();
   private readonly ownerTimeoutMs: number;
   private readonly noOwnerRetryMs: number;
 
   constructor(
     private readonly nc: NatsConnection,
     private readonly s: Subjects,
-    owner: PartitionOwner,
     readonly partitions: number,
-    ops: Readonly<Record<string, OwnerOp>>,
     private readonly log: Logger,
     /** Owner calls come from engine nodes: answered only on the engine inbox (never into a stream). */
     private readonly replies: ReplyGuard,
@@ -54,12 +52,12 @@ export class Router {
   ) {
     this.ownerTimeoutMs = timing.ownerTimeoutMs ?? DEFAULT_OWNER_TIMEOUT_MS;
     this.noOwnerRetryMs = timing.noOwnerRetryMs ?? DEFAULT_NO_OWNER_RETRY_MS;
-    for (const [op, fn] of Object.entries(ops)) this.handlers.set(op, (payload) => fn(owner, payload));
   }
 
-  /** Adds owner-side ops served on the same partition subjects (names must not clash). */
-  register(ops: Readonly<Record<string, (payload: any) => Promise<unknown>>>): void {
-    for (const [op, fn] of Object.entries(ops)) {
+  /** Adds an execution kind's owner-side ops, served on the partition subjects (names must not clash). */
+  register(ops: OwnerHandlers): void {
+    for (const [op, fn] of Object.entries(ops) as [string, Handler | undefined][]) {
+      if (!fn) continue;
       if (this.handlers.has(op)) throw new Error(`owner op ${op} is already registered`);
       this.handlers.set(op, fn);
     }
@@ -77,16 +75,19 @@ export class Router {
     return new Set(this.subs.keys());
   }
 
-  async call<T>(partition: number, op: string, payload: unknown): Promise<T> {
-    const fn = this.handlers.get(op);
-    if (!fn) throw new Error(`unknown owner op ${op}`);
-    if (this.owns(partition)) return (await fn(payload)) as T;
+  /** Runs an owner operation on the partition's owner: in-process when this node owns it, else over NATS. */
+  async call<K extends OwnerOpName>(partition: number, op: K, payload: OwnerPayload<K>): Promise<OwnerResult<K>> {
+    type T = OwnerResult<K>;
+    const found = this.handlers.get(op);
+    if (!found) throw new Error(`unknown owner op ${op}`);
+    const fn = (p: OwnerPayload<K>) => (found as (p: OwnerPayload<K>) => Promise<T>)(p);
+    if (this.owns(partition)) return fn(payload);
     const data = encode(payload);
     let local = false;
     try {
       return await retry(async () => {
         // After a wait the partition may have come to this node.
-        if (this.owns(partition)) { local = true; return (await fn(payload)) as T; }
+        if (this.owns(partition)) { local = true; return fn(payload); }
         const m = await this.nc.request(this.s.partition(partition, op), data, { timeout: this.ownerTimeoutMs });
         return fromWire(decode<WireReply<T>>(m.data));
       }, {
@@ -97,7 +98,7 @@ export class Router {
       });
     } catch (e) {
       if (local || e instanceof Fault) throw e;
-      throw new Fault('InternalFailure', `partition ${partition} has no owner right now; retry`, { cause: e });
+      throw new Fault('InternalFailure', `partition ${partition} has no owner right now`, { cause: e });
     }
   }
 
@@ -109,7 +110,7 @@ export class Router {
         if (err || !this.replies.allows(m.subject, m.reply)) return;
         // Arrived while the partition was being released: the caller retries with the new owner.
         if (this.subs.get(p) !== sub) {
-          m.respond(encode(faultToWire(new Fault('InternalFailure', `partition ${p} changed owner; retry`))));
+          m.respond(encode(faultToWire(new Fault('InternalFailure', `partition ${p} changed owner`))));
           return;
         }
         const op = m.subject.slice(m.subject.lastIndexOf('.') + 1);
@@ -117,7 +118,7 @@ export class Router {
         void (async () => {
           try {
             if (!fn) throw new Fault('UnknownOperationException', `unknown owner op ${op}`);
-            m.respond(encode(toWire(await fn(decode(m.data)))));
+            m.respond(encode(toWire(await (fn as (p: unknown) => Promise<unknown>)(decode(m.data)))));
           } catch (e) {
             if (!(e instanceof Fault)) this.log.error({ err: e, op }, 'owner op failed');
             m.respond(encode(faultToWire(e)));

@@ -68,7 +68,7 @@ export class CrossRunEffects implements RunEffects {
       parent: { workflowId: parent.key.workflowId, runId: parent.key.runId, initiatedEventId: e.id },
     };
     try {
-      const { runId } = await this.router.call<{ runId: string }>(partition, 'start', run);
+      const { runId } = await this.router.call(partition, 'start', run);
       await this.notify(parent.key, 'ChildWorkflowExecutionStarted', { workflowExecution: { workflowId, runId }, workflowType: a.workflowType, initiatedEventId: e.id });
     } catch (err) {
       if (!isFault(err) || err.name === 'InternalFailure') throw err;
@@ -82,8 +82,8 @@ export class CrossRunEffects implements RunEffects {
   /** After a crash: a child that closed while its parent was not told gets reported now. */
   private async recheckChild(parent: Execution, workflowId: string, runId: string, initiatedEventId: number): Promise<void> {
     const key = { domain: parent.key.domain, workflowId, runId, partition: this.router.partitionOf(parent.key.domain, workflowId) };
-    const h = await this.router.call<{ events: { eventType: string; [k: string]: unknown }[] }>(key.partition, 'history', { key, reverse: true, pageSize: 1 });
-    const last = h.events[0];
+    const h = await this.router.call(key.partition, 'history', { key, reverse: true, pageSize: 1 });
+    const last = h.events[0] as { eventType: string; [k: string]: unknown } | undefined;
     const close = last && CHILD_CLOSE[last.eventType];
     if (!close) return;
     const attrs = (last[`${last.eventType[0]!.toLowerCase()}${last.eventType.slice(1)}EventAttributes`] ?? {}) as Record<string, unknown>;
@@ -101,10 +101,9 @@ export class CrossRunEffects implements RunEffects {
     const target = { domain, workflowId, runId: a.runId as string | undefined, partition: this.router.partitionOf(domain, workflowId) };
     const external = { workflowExecution: { workflowId: source.key.workflowId, runId: source.key.runId }, initiatedEventId: e.id };
     try {
-      const req: SignalRun | CancelRun = op === 'signal'
-        ? { ...target, signalName: a.signalName as string, input: a.input as string | undefined, external }
-        : { ...target, external };
-      const { runId } = await this.router.call<{ runId: string }>(target.partition, op, req);
+      const { runId } = op === 'signal'
+        ? await this.router.call(target.partition, 'signal', { ...target, signalName: a.signalName as string, input: a.input as string | undefined, external } satisfies SignalRun)
+        : await this.router.call(target.partition, 'requestCancel', { ...target, external } satisfies CancelRun);
       await this.notify(source.key, op === 'signal' ? 'ExternalWorkflowExecutionSignaled' : 'ExternalWorkflowExecutionCancelRequested',
         { workflowExecution: { workflowId, runId }, initiatedEventId: e.id });
     } catch (err) {

@@ -21,7 +21,7 @@ export async function getWorkflowExecutionHistory(ctx: ServiceContext, input: un
 }
 
 /** Owner side: pages of the run's history, open or closed. */
-export async function historyOnOwner(owner: PartitionOwner, a: HistoryRequest): Promise<object> {
+export async function historyOnOwner(owner: PartitionOwner, a: HistoryRequest): Promise<{ events: Record<string, unknown>[]; nextPageToken?: string }> {
   const v = await owner.view(a.key);
   const now = owner.machines.clock.now();
   const cursor = a.token === undefined ? undefined : readPageToken(a.token, scope(a.key), now);

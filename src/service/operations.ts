@@ -1,4 +1,5 @@
-import type { OwnerOp } from '../runtime/router.js';
+import type { BoundOp, OwnerHandlers } from '../engine/owner-ops.js';
+import type { PartitionOwner } from '../runtime/partition-owner.js';
 import type { Operation } from './context.js';
 import { registerDomain } from './register-domain.js';
 import { describeDomain } from './describe-domain.js';
@@ -74,8 +75,8 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
   ListTagsForResource: listTagsForResource,
 };
 
-/** Work that runs on the owner of an execution's partition. */
-export const OWNER_OPS: Readonly<Record<string, OwnerOp>> = {
+/** Work that runs on the owner of an SWF run's partition, against the SWF execution kind. */
+const OWNER_OPS = {
   start: startRunOnOwner,
   startDecision: skipDamagedRun(startDecisionOnOwner),
   decisionPage: decisionPageOnOwner,
@@ -88,4 +89,18 @@ export const OWNER_OPS: Readonly<Record<string, OwnerOp>> = {
   requestCancel: requestCancelOnOwner,
   terminate: terminateOnOwner,
   notify: notifyOnOwner,
-};
+} as const;
+
+type SwfOwnerOps = { [K in keyof typeof OWNER_OPS]: BoundOp<(typeof OWNER_OPS)[K]> };
+
+declare module '../engine/owner-ops.js' {
+  // The SWF kind's owner operations, with their payloads and results (Router.call checks both).
+  interface OwnerOps extends SwfOwnerOps {}
+}
+
+/** The SWF owner operations bound to this node's SWF execution kind, for Router.register. */
+export function swfOwnerOps(owner: PartitionOwner): OwnerHandlers {
+  const bound: Record<string, (payload: never) => Promise<unknown>> = {};
+  for (const [op, fn] of Object.entries(OWNER_OPS)) bound[op] = (payload: never) => (fn as (o: PartitionOwner, p: never) => Promise<unknown>)(owner, payload);
+  return bound as OwnerHandlers;
+}

@@ -17,7 +17,7 @@ export async function pollForActivityTask(ctx: ServiceContext, input: unknown, s
   r.done();
   await requireDomain(ctx, domain);
   const task = await ctx.queues.poll(domain, 'a', taskList.name, Date.now() + wait,
-    (t) => ctx.router.call<object | null>(t.partition, 'startActivity', { task: t, identity } satisfies StartActivity),
+    (t) => ctx.router.call(t.partition, 'startActivity', { task: t, identity } satisfies StartActivity),
     signal);
   return task ?? { startedEventId: 0 };
 }

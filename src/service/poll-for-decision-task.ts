@@ -49,7 +49,7 @@ export async function pollForDecisionTask(ctx: ServiceContext, input: unknown, s
   }
   const deadline = Date.now() + wait;
   const task = await ctx.queues.poll(domain, 'd', taskList.name, deadline,
-    (t) => ctx.router.call<object | null>(t.partition, 'startDecision', { task: t, identity, pageSize, reverse, startAtPrevious } satisfies StartDecision),
+    (t) => ctx.router.call(t.partition, 'startDecision', { task: t, identity, pageSize, reverse, startAtPrevious } satisfies StartDecision),
     signal);
   return task ?? { startedEventId: 0, previousStartedEventId: 0 };
 }

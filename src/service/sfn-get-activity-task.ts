@@ -18,7 +18,7 @@ export async function getActivityTask(ctx: ServiceContext, input: unknown, signa
   r.done();
   const activity = (await requireActivity(ctx, body.activityArn)).value;
   const task = await ctx.queues.poll(SFN_DOMAIN, 'a', activity.arn, Date.now() + wait,
-    (t) => ctx.router.call<SfnActivityTask | null>(t.partition, 'sfnStartTask', { task: t, workerName } satisfies SfnStartTaskPayload),
+    (t) => ctx.router.call(t.partition, 'sfnStartTask', { task: t, workerName } satisfies SfnStartTaskPayload),
     signal);
   return task ?? {};
 }

@@ -11,7 +11,7 @@ const MAX_TOKEN = 2048;
 async function send(ctx: ServiceContext, token: string, p: Omit<SfnTaskPayload, 'ref'>): Promise<object> {
   const ref = decodeSfnTaskToken(ctx.tokens, token);
   if (ref.partition < 0 || ref.partition >= ctx.router.partitions) throw new Fault('InvalidToken', 'Invalid Token');
-  return ctx.router.call<object>(ref.partition, 'sfnTask', { ...p, ref } satisfies SfnTaskPayload);
+  return ctx.router.call(ref.partition, 'sfnTask', { ...p, ref } satisfies SfnTaskPayload);
 }
 
 /** SendTaskSuccess: output must be JSON of at most 256 KiB in UTF-8 (InvalidOutput). */

@@ -42,6 +42,6 @@ export async function startExecution(ctx: ServiceContext, input: unknown): Promi
     executionArn: arn, stateMachineArn: sm.arn, stateMachineName: sm.name, name, status: 'RUNNING',
     startDate: ctx.clock.now(), input: text, partition: executionPartition(ctx, arn), definition: sm.definition, roleArn: sm.roleArn,
   };
-  const out = await ctx.router.call<{ executionArn: string; startDate: number }>(record.partition, 'sfnStart', { record });
+  const out = await ctx.router.call(record.partition, 'sfnStart', { record });
   return { executionArn: out.executionArn, startDate: seconds(out.startDate) };
 }

@@ -15,6 +15,6 @@ export async function stopExecution(ctx: ServiceContext, input: unknown): Promis
   const arn = body.executionArn as string;
   parseArn(arn, 'execution', 'executionArn');
   const p: SfnStopPayload = { executionArn: arn, error, cause };
-  const out = await ctx.router.call<{ stopDate: number }>(executionPartition(ctx, arn), 'sfnStop', p);
+  const out = await ctx.router.call(executionPartition(ctx, arn), 'sfnStop', p);
   return { stopDate: seconds(out.stopDate) };
 }

@@ -46,7 +46,7 @@ export async function startWorkflowExecution(ctx: ServiceContext, input: unknown
   }
   const partition = ctx.router.partitionOf(domain, workflowId);
   const run: StartRun = { domain, workflowId, partition, attrs: { input: wfInput, ...resolved.settings, workflowType, tagList } };
-  return ctx.router.call<{ runId: string }>(partition, 'start', run);
+  return ctx.router.call(partition, 'start', run);
 }
 
 /** Owner side: reserve the workflowId, persist the first transition, bring the run to life. */

@@ -5,9 +5,15 @@ import { isFault } from '../../src/domain/faults.js';
 import { ENGINE_INBOX_PREFIX } from '../../src/nats/connect-options.js';
 import { ReplyGuard } from '../../src/nats/reply-subjects.js';
 import { subjects } from '../../src/nats/subjects.js';
-import type { PartitionOwner } from '../../src/runtime/partition-owner.js';
 import { Router, type RouterTiming } from '../../src/runtime/router.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
+
+declare module '../../src/engine/owner-ops.js' {
+  interface OwnerOps {
+    /** This test's owner op. */
+    echo(p: string): Promise<{ echoed: string }>;
+  }
+}
 
 let server: NatsServerHandle;
 const conns: NatsConnection[] = [];
@@ -18,9 +24,9 @@ const s = subjects('rno');
 async function router(timing: RouterTiming): Promise<Router> {
   const nc = await connect({ servers: server.url, inboxPrefix: ENGINE_INBOX_PREFIX });
   conns.push(nc);
-  // No SWF owner ops here: the router never touches the owner it is given.
-  const r = new Router(nc, s, undefined as unknown as PartitionOwner, 4, {}, log, new ReplyGuard([ENGINE_INBOX_PREFIX], () => undefined, log), timing);
-  r.register({ echo: async (p: unknown) => ({ echoed: p }) });
+  // No execution kind's ops here: only the test's own.
+  const r = new Router(nc, s, 4, log, new ReplyGuard([ENGINE_INBOX_PREFIX], () => undefined, log), timing);
+  r.register({ echo: async (p: string) => ({ echoed: p }) });
   return r;
 }
 

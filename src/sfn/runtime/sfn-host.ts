@@ -72,6 +72,18 @@ export interface SfnStartTaskPayload { task: TaskMessage; workerName?: string }
 export interface SfnTaskPayload { ref: SfnTaskRef; kind: 'success' | 'failure' | 'heartbeat'; output?: string; error?: string; cause?: string }
 export interface SfnStopPayload { executionArn: string; error?: string; cause?: string }
 
+/** The Step Functions kind's owner operations, with their payloads and results (Router.call checks both). */
+export interface SfnOwnerOps {
+  sfnStart(p: SfnStartPayload): Promise<{ executionArn: string; startDate: number }>;
+  sfnStartTask(p: SfnStartTaskPayload): Promise<SfnActivityTask | null>;
+  sfnTask(p: SfnTaskPayload): Promise<object>;
+  sfnStop(p: SfnStopPayload): Promise<{ stopDate: number }>;
+}
+
+declare module '../../engine/owner-ops.js' {
+  interface OwnerOps extends SfnOwnerOps {}
+}
+
 /** What a started activity task hands its worker. */
 export interface SfnActivityTask { taskToken: string; input: string }
 
@@ -127,7 +139,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
   }
 
   /** Owner-side operations, registered on the router (they run on the execution's partition owner). */
-  ownerOps(): Record<string, (payload: any) => Promise<unknown>> {
+  ownerOps(): SfnOwnerOps {
     return {
       sfnStart: (p: SfnStartPayload) => this.start(p.record),
       sfnStartTask: skipDamagedRun((p: SfnStartTaskPayload) => this.startTask(p)),
@@ -253,7 +265,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
       this.d.log.error({ err: e, executionArn: rec.executionArn }, 'could not start the execution');
       const stored = await this.d.store.readLast(this.subject(rec)).then((m) => m !== undefined, () => true);
       if (!stored) await this.records.remove(rec).catch((err) => this.d.log.error({ err, executionArn: rec.executionArn }, 'could not take back the record of an execution that did not start'));
-      throw new Fault('InternalFailure', 'could not start the execution; retry', { cause: e });
+      throw new Fault('InternalFailure', 'could not start the execution', { cause: e });
     }
     return x;
   }
@@ -270,7 +282,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     if (!rec || rec.executionArn !== executionArn || rec.status !== 'RUNNING') return undefined;
     // A request that reached this node as it handed the partition over: its new owner answers a retry
     // (answering "no such task" here would lose a worker's SendTaskSuccess).
-    if (!this.d.router.owns(rec.partition)) throw new Fault('InternalFailure', `the partition of ${executionArn} is changing owner; retry`);
+    if (!this.d.router.owns(rec.partition)) throw new Fault('InternalFailure', `the partition of ${executionArn} is changing owner`);
     return this.restore(rec, sleeper);
   }
 
@@ -366,7 +378,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
         if (!(e instanceof HistoryConflictError) && x.isDead) this.host.reopenLater(executionArn, x.rec.partition);
         if (!(e instanceof HistoryConflictError)) throw e;
         this.host.drop(executionArn, x);
-        if (attempt >= 1) throw new Fault('InternalFailure', 'the execution changed concurrently; retry', { cause: e });
+        if (attempt >= 1) throw new Fault('InternalFailure', 'the execution changed concurrently', { cause: e });
       }
     }
   }
