@@ -11,6 +11,10 @@ const layer = (name, mayNotImport, comment, except) => ({
   to: except ? { path: mayNotImport, pathNot: except } : { path: mayNotImport },
 });
 
+const ABOVE_STORES = 'engine|swf|sfn|service|cluster|transport|observability|sdk';
+const ABOVE_HISTORY = `matching|registry|visibility|${ABOVE_STORES}`;
+const ABOVE_NATS = `history|${ABOVE_HISTORY}`;
+
 /** Consumers of the engine: nothing in the engine imports them. */
 const CONSUMERS = '^src/(console|cli|demo)/';
 
@@ -40,20 +44,34 @@ module.exports = {
       name: 'consumers-are-not-imported',
       severity: 'error',
       comment: 'The console, CLI and demo use the engine; the engine never imports them.',
-      from: { path: '^src/', pathNot: [CONSUMERS, '^src/(node|serve|main|server)\\.ts$'] },
+      from: { path: '^src/', pathNot: [CONSUMERS, '^src/(serve|main|server)\\.ts$'] },
       to: { path: CONSUMERS },
     },
-    layer('nats', '^src/(history|matching|runtime|engine|service|sfn|swf|transport|cluster|sdk|observability|registry|visibility)/',
+    // Bottom up: protocol → nats → history → matching, registry, visibility → engine → swf, sfn →
+    // service (the operation contract) → cluster, transport, observability → server and consumers.
+    layer('protocol', '^(src/(?!protocol/)|machines/)',
+      'The protocol (faults, wire envelope, codec, validation, retry) is what SDK and server share: it imports nothing of either.'),
+    layer('nats', `^src/(${ABOVE_NATS})/`,
       'NATS plumbing knows nothing of what is stored through it.'),
-    layer('history', '^src/(matching|runtime|engine|service|sfn|swf|transport|cluster|sdk)/',
+    layer('history', `^src/(${ABOVE_HISTORY})/`,
       'History storage sits below the engine.'),
-    layer('runtime', '^src/(service|transport|sdk)/',
-      'The runtime is driven by operations and transports; it never calls them.'),
-    layer('transport', '^src/(service|sdk)/',
+    ...['matching', 'registry', 'visibility'].map((name) => layer(name, `^src/(${ABOVE_STORES})/`,
+      'Task queues, the registry and the visibility store are the engine\'s parts: they never call it or a product.')),
+    layer('engine', '^src/(swf|sfn|service|cluster|transport|observability|sdk)/',
+      'The engine runs every execution kind through its interface: it never imports a kind, an operation or a transport.'),
+    layer('swf', '^src/(sfn|service|cluster|transport|observability|sdk)/',
+      'A product is a kind on the engine plus its operations; it knows the operation contract (service/context.ts) and no other product.',
+      '^src/service/context\\.ts$'),
+    layer('sfn', '^src/(swf|service|cluster|transport|observability|sdk)/',
+      'A product is a kind on the engine plus its operations; it knows the operation contract (service/context.ts) and no other product.',
+      '^src/service/context\\.ts$'),
+    layer('cluster', '^src/(swf|sfn|service|transport|observability|sdk)/',
+      'Partition leases drive the engine\'s hosts; they know no product.'),
+    layer('transport', '^src/(engine|swf|sfn|service|sdk)/',
       'Transports are generic: the composition root hands them the operations. They know the operation contract (service/context.ts: Operation, ServiceContext) and nothing else of the service.',
       '^src/service/context\\.ts$'),
-    layer('sdk', '^src/(runtime|engine|service|transport|cluster|observability|history|matching|registry|visibility|console|cli)/',
-      'The SDK is what users install for their workers: it imports nothing of the server.'),
+    layer('sdk', '^(src/(?!(sdk|protocol)/)(?!nats/connect-options\\.ts$)|machines/)',
+      'The SDK is what users install for their workers: it imports the protocol (and how to connect), nothing of the server.'),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -2,8 +2,8 @@ import { ENGINE_INBOX_PREFIX, natsAuthFromEnv, type NatsAuth } from './nats/conn
 import { checkReplyPrefixes, DEFAULT_REPLY_PREFIXES } from './nats/reply-subjects.js';
 import { DEFAULT_CONSUMER_IDLE_MS } from './matching/task-queues.js';
 import { DEFAULT_API_DRAIN_MS, DEFAULT_REQUEST_LIMITS, type RequestLimits } from './transport/request-limit.js';
-import { DEFAULT_NO_OWNER_RETRY_MS, DEFAULT_OWNER_TIMEOUT_MS } from './runtime/router.js';
-import { MAX_POLL_MS } from './service/poll-for-decision-task.js';
+import { DEFAULT_NO_OWNER_RETRY_MS, DEFAULT_OWNER_TIMEOUT_MS } from './engine/router.js';
+import { MAX_POLL_MS } from './protocol/poll-hold.js';
 
 /**
  * How the engine's waits relate, stated once and checked by resolveOptions:

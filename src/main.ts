@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startEmbeddedNats, type EmbeddedNats } from './embedded-nats.js';
-import { startNode } from './node.js';
+import { startNode } from './server.js';
 import { httpOptionsFromCli } from './transport/http-options.js';
 import { inspectOptionsFromCli } from './observability/inspector.js';
 import { ActorFlowClient } from './sdk/client.js';

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { Fault } from '../domain/faults.js';
+import { Fault } from '../protocol/faults.js';
 import type { ActorFlowClient } from '../sdk/client.js';
 import { UsageError, describeFlags, parseArgs, type FlagSpecs } from './args.js';
 import { CliError, type CliIO, type Command, type CommandContext } from './context.js';

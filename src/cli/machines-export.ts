@@ -1,10 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve, join } from 'node:path';
-import { createActivityTaskMachine } from '../../machines/activity-task.machine.js';
-import { createDecisionTaskMachine } from '../../machines/decision-task.machine.js';
-import { createTimerMachine } from '../../machines/timer.machine.js';
-import { createWorkflowExecutionMachine } from '../../machines/workflow-execution.machine.js';
-import type { MachineClock } from '../../machines/history-event.js';
+import { createActivityTaskMachine } from '../../machines/swf/activity-task.machine.js';
+import { createDecisionTaskMachine } from '../../machines/swf/decision-task.machine.js';
+import { createTimerMachine } from '../../machines/swf/timer.machine.js';
+import { createWorkflowExecutionMachine } from '../../machines/swf/workflow-execution.machine.js';
+import type { MachineClock } from '../../machines/swf/history-event.js';
 import { toMermaid, type MachineLike } from './mermaid.js';
 
 /** The engine's four machines, by the file name they are exported under. */

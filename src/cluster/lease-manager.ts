@@ -1,7 +1,7 @@
 import { KvWatchInclude } from '@nats-io/kv';
 import type { Logger } from 'pino';
-import type { PartitionHost } from '../runtime/partition-host.js';
-import { RecoveryProgress } from '../runtime/recovery-progress.js';
+import type { PartitionHost } from '../engine/partition-host.js';
+import { RecoveryProgress } from '../engine/recovery-progress.js';
 import { planBalance } from './balance.js';
 import type { ClusterMetrics, OwnedLeases } from './cluster-metrics.js';
 import type { Lease, LeaseEntry, LeaseStore } from './lease-store.js';

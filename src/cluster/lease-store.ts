@@ -1,6 +1,6 @@
 import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { decode, encode } from '../nats/codec.js';
+import { decode, encode } from '../protocol/codec.js';
 import { kvToken, type Subjects } from '../nats/subjects.js';
 
 /** A partition lease as stored at `p.<n>` in the leases bucket. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { TOKEN_KEY_BYTES } from '../domain/task-token.js';
+import { TOKEN_KEY_BYTES } from '../engine/task-token.js';
 import type { Subjects } from '../nats/subjects.js';
 
 const KEY = 'task-token-key';

@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
-import type { HistoryEvent } from '../../machines/history-event.js';
-import type { ExecutionState } from '../../machines/execution-state.js';
+import type { HistoryEvent } from '../../machines/swf/history-event.js';
+import type { ExecutionState } from '../../machines/swf/execution-state.js';
 import { decodeStored } from '../history/quarantine.js';
 import type { Nats } from '../nats/infrastructure.js';
-import type { RunKey } from '../runtime/execution.js';
-import type { PartitionOwner } from '../runtime/partition-owner.js';
-import type { Router } from '../runtime/router.js';
+import type { RunKey } from '../swf/kind/execution.js';
+import type { PartitionOwner } from '../swf/kind/partition-owner.js';
+import type { Router } from '../engine/router.js';
 import type { HistoryStore } from '../history/history-store.js';
 import { actorViews, runInfo, type ActorSource, type ActorView, type MachineGraphs, type Replayer, type RunInfo } from './run-snapshot.js';
 

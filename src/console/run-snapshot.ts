@@ -1,8 +1,8 @@
 import type { AnyActorRef } from 'xstate';
-import type { HistoryEvent } from '../../machines/history-event.js';
-import type { ExecutionState } from '../../machines/execution-state.js';
-import type { EngineClock } from '../runtime/clock.js';
-import { createMachineSet, ExecutionActors, type MachineSet } from '../runtime/execution-actors.js';
+import type { HistoryEvent } from '../../machines/swf/history-event.js';
+import type { ExecutionState } from '../../machines/swf/execution-state.js';
+import type { EngineClock } from '../engine/clock.js';
+import { createMachineSet, ExecutionActors, type MachineSet } from '../swf/kind/execution-actors.js';
 import { armedTimeouts, machineGraph, statePath, type ArmedTimeout, type MachineGraph } from './machine-graph.js';
 
 /** The four machines of a run as the console draws them, built once from their definitions. */

@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
-import { Fault } from '../domain/faults.js';
+import { Fault } from '../protocol/faults.js';
 import { HistoryConflictError } from '../history/history-store.js';
 import { DamagedRecordError } from '../history/quarantine.js';
-import type { EngineClock } from '../runtime/clock.js';
-import { DeadlineQueue } from '../runtime/deadline-queue.js';
-import { RebuildLater } from '../runtime/rebuild-later.js';
-import { SingleFlight } from '../runtime/single-flight.js';
+import type { EngineClock } from './clock.js';
+import { DeadlineQueue } from './deadline-queue.js';
+import { RebuildLater } from './rebuild-later.js';
+import { SingleFlight } from './single-flight.js';
 import type { LiveExecution } from './live-execution.js';
 import { TaskLedger } from './task-ledger.js';
 import type { TaskQueues } from '../matching/task-queues.js';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { Fault } from '../domain/faults.js';
-import type { HistoryEvent } from '../../machines/history-event.js';
+import { Fault } from '../protocol/faults.js';
+import type { HistoryEvent } from '../../machines/swf/history-event.js';
 import { appendRetrying, type HistoryStore } from '../history/history-store.js';
-import type { EngineClock } from '../runtime/clock.js';
+import type { EngineClock } from './clock.js';
 
 /**
  * What every live execution has, whatever its kind: a serial command queue (one operation at a

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { retry } from '../domain/retry.js';
+import { retry } from '../protocol/retry.js';
 import type { TaskMessage } from '../matching/task-message.js';
 import type { TaskQueues } from '../matching/task-queues.js';
 

@@ -1,4 +1,4 @@
-import type { EngineClock } from '../runtime/clock.js';
+import type { EngineClock } from './clock.js';
 
 /**
  * One execution's view of the engine clock that knows the deadlines its actors wait for: XState

@@ -1,11 +1,11 @@
 import { JetStreamApiError, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
-import type { HistoryEvent } from '../../machines/history-event.js';
-import { encode } from '../nats/codec.js';
+import type { HistoryEvent } from '../../machines/swf/history-event.js';
+import { encode } from '../protocol/codec.js';
 import { readToEnd } from '../nats/read-stream.js';
 import { DamagedRecordError, UNREPORTED, type Quarantine } from './quarantine.js';
 import { isSfnHistory } from './record-shapes.js';
-import { YieldPoint } from '../domain/yield-point.js';
-import { retry } from '../domain/retry.js';
+import { YieldPoint } from './yield-point.js';
+import { retry } from '../protocol/retry.js';
 
 /** JetStream error codes the store reacts to. */
 export const JsCodes = { StreamWrongLastSequence: 10071 } as const;

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { Fault } from '../domain/faults.js';
-import { decode } from '../nats/codec.js';
+import { Fault } from '../protocol/faults.js';
+import { decode } from '../protocol/codec.js';
 import { RECORD_SHAPES, type RecordKind } from './record-shapes.js';
 
 export type { RecordKind } from './record-shapes.js';

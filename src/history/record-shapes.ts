@@ -36,7 +36,7 @@ function event(e: unknown, i: number): string | undefined {
 const isBytes = (x: unknown) => x instanceof Uint8Array;
 
 /**
- * A Step Functions transition's `extra` (src/sfn/runtime/transition-chunks.ts): the root actor's
+ * A Step Functions transition's `extra` (src/sfn/kind/transition-chunks.ts): the root actor's
  * snapshot and the host's bookkeeping; or, for a transition too large for one message, an earlier
  * part (`partial`) or the last message naming its parts.
  */

@@ -1,7 +1,7 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { randomBytes } from 'node:crypto';
-import { encode } from '../nats/codec.js';
+import { encode } from '../protocol/codec.js';
 import { UNREPORTED, type Quarantine } from '../history/quarantine.js';
 import type { Subjects } from '../nats/subjects.js';
 import { LocalTaskList, type Delivery } from './local-task-list.js';

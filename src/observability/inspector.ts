@@ -1,7 +1,7 @@
 import { connect, createServer } from 'node:net';
 import type { Logger } from 'pino';
 import type { InspectionEvent, Observer } from 'xstate';
-import { retry } from '../domain/retry.js';
+import { retry } from '../protocol/retry.js';
 
 /** Options of the XState inspector bridge (development only: it shows every actor's context and events). */
 export interface InspectOptions {

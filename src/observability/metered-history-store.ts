@@ -1,5 +1,5 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
-import type { HistoryEvent } from '../../machines/history-event.js';
+import type { HistoryEvent } from '../../machines/swf/history-event.js';
 import { HistoryConflictError, HistoryStore, TransitionTooLargeError } from '../history/history-store.js';
 import type { Quarantine } from '../history/quarantine.js';
 import type { NodeMetrics } from './metrics.js';

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { HistoryEvent, TimeoutType } from '../../machines/history-event.js';
-import { CLOSE_EVENTS } from '../../machines/execution-state.js';
+import type { HistoryEvent, TimeoutType } from '../../machines/swf/history-event.js';
+import { CLOSE_EVENTS } from '../../machines/swf/execution-state.js';
 
 type Kind = 'decision' | 'activity';
 

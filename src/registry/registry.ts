@@ -1,11 +1,11 @@
 import { KvWatchInclude, type KV } from '@nats-io/kv';
 import { JetStreamApiError } from '@nats-io/jetstream';
-import { encode } from '../nats/codec.js';
+import { encode } from '../protocol/codec.js';
 import { kvToken } from '../nats/subjects.js';
 import { JsCodes } from '../history/history-store.js';
 import { DamagedRecordError, UNREPORTED, type Quarantine } from '../history/quarantine.js';
 import type { DomainRecord, TypeKind, TypeRecord } from './records.js';
-import { retry } from '../domain/retry.js';
+import { retry } from '../protocol/retry.js';
 
 interface Cached<T> { value: T | null; revision: number }
 /** A cached key whose stored record is damaged: reads of it answer the error. */

@@ -1,5 +1,5 @@
-import { isFault, type FaultName } from '../domain/faults.js';
-import { retry } from '../domain/retry.js';
+import { isFault, type FaultName } from '../protocol/faults.js';
+import { retry } from '../protocol/retry.js';
 import type { ActorFlowClient } from './client.js';
 
 /** One attempt at an answer waits this long: an engine node that died holding the request never replies. */

@@ -1,10 +1,10 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { Fault } from '../domain/faults.js';
-import { backoffMs } from '../domain/retry.js';
-import { loneSurrogatePath, unicodeProblem } from '../domain/validate.js';
-import { decode, encode } from '../nats/codec.js';
+import { Fault } from '../protocol/faults.js';
+import { backoffMs } from '../protocol/retry.js';
+import { loneSurrogatePath, unicodeProblem } from '../protocol/validate.js';
+import { decode, encode } from '../protocol/codec.js';
 import { connectionAuth, type NatsAuth } from '../nats/connect-options.js';
-import { fromWire, type WireReply } from '../domain/wire.js';
+import { fromWire, type WireReply } from '../protocol/wire.js';
 
 export interface ClientOptions {
   /** NATS servers, e.g. `nats://127.0.0.1:4222`. */

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { backoffMs, sleep } from '../domain/retry.js';
+import { backoffMs, sleep } from '../protocol/retry.js';
 import { STOP_GRACE_MS, sendAnswer, type AnswerOptions } from './answer.js';
 import type { ActorFlowClient } from './client.js';
 

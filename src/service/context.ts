@@ -1,14 +1,14 @@
 import type { Logger } from 'pino';
 import type { TaskQueues } from '../matching/task-queues.js';
 import type { Registry } from '../registry/registry.js';
-import type { EngineClock } from '../runtime/clock.js';
-import type { Router } from '../runtime/router.js';
+import type { EngineClock } from '../engine/clock.js';
+import type { Router } from '../engine/router.js';
 import type { HistoryStore } from '../history/history-store.js';
 import type { Subjects } from '../nats/subjects.js';
-import type { VisibilityIndex } from '../visibility/visibility-index.js';
-import type { ExecutionRecords } from '../sfn/runtime/execution-records.js';
+import type { VisibilityIndex } from '../swf/visibility-index.js';
+import type { ExecutionRecords } from '../sfn/kind/execution-records.js';
 import type { SfnVisibilityIndex } from '../sfn/visibility/sfn-visibility-index.js';
-import type { TaskTokens } from '../domain/task-token.js';
+import type { TaskTokens } from '../engine/task-token.js';
 
 /** Everything an operation needs; built once per node and shared by both transports. */
 export interface ServiceContext {

@@ -1,5 +1,5 @@
-import { Fault } from '../domain/faults.js';
-import { unicodeProblem } from '../domain/validate.js';
+import { Fault } from '../protocol/faults.js';
+import { unicodeProblem } from '../protocol/validate.js';
 
 /** Where this node's Step Functions resources live (ServiceContext satisfies it). */
 export interface ArnContext { region: string; account: string }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { identifierProblem } from '../domain/validate.js';
+import { identifierProblem } from '../protocol/validate.js';
 
 const KEY_ID = /^[A-Za-z0-9_.+=@-]{1,128}$/;
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from 'pino';
-import { Fault, faultStatus } from '../domain/faults.js';
+import { Fault, faultStatus } from '../protocol/faults.js';
 import type { Operation, ServiceContext } from '../service/context.js';
 import { readBody } from './http-body.js';
 import { hostAllowed } from './host-check.js';

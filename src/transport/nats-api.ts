@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
-import { Fault } from '../domain/faults.js';
-import { decode, encode } from '../nats/codec.js';
+import { Fault } from '../protocol/faults.js';
+import { decode, encode } from '../protocol/codec.js';
 import type { ServiceContext, Operation } from '../service/context.js';
 import type { ReplyGuard } from '../nats/reply-subjects.js';
-import { faultToWire, toWire } from '../domain/wire.js';
+import { faultToWire, toWire } from '../protocol/wire.js';
 import { DEFAULT_API_DRAIN_MS, RequestLimiter } from './request-limit.js';
 
 const QUEUE = 'af-api';

@@ -3,7 +3,7 @@
  * sequentially, against an in-process engine node; prints a table (p50/p99 over the runs).
  */
 import pino from 'pino';
-import { startNode } from '../../src/node.js';
+import { startNode } from '../../src/server.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { registerOrderTypes, ORDER_WORKFLOW, decideOrder } from '../../src/demo/order-fulfilment.js';
 import { startNatsServer } from '../helpers/nats-server.js';

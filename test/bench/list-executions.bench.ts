@@ -5,12 +5,12 @@
  * Prints p50/p99 per query in a table (`node --expose-gc --import tsx …` adds the index's heap size).
  */
 import pino from 'pino';
-import { startNode } from '../../src/node.js';
-import { encode } from '../../src/nats/codec.js';
+import { startNode } from '../../src/server.js';
+import { encode } from '../../src/protocol/codec.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
-import { VisibilityIndex } from '../../src/visibility/visibility-index.js';
+import { VisibilityIndex } from '../../src/swf/visibility-index.js';
 import { VisibilityFeed } from '../../src/visibility/visibility-feed.js';
-import type { VisibilityRecord } from '../../src/visibility/visibility-records.js';
+import type { VisibilityRecord } from '../../src/swf/visibility-records.js';
 import { startNatsServer } from '../helpers/nats-server.js';
 
 const N = Number(process.env.AF_BENCH_EXECUTIONS ?? 100_000);

@@ -5,7 +5,7 @@
  * Only the public API is used, so the same script times any commit. A script, not a test.
  */
 import pino from 'pino';
-import { startNode } from '../../src/node.js';
+import { startNode } from '../../src/server.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { inParallel } from '../helpers/in-parallel.js';
 import { startNatsServer } from '../helpers/nats-server.js';

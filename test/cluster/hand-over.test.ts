@@ -1,8 +1,8 @@
 import pino from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerOrderTypes, ORDER_WORKFLOW, startOrderParticipants } from '../../src/demo/order-fulfilment.js';
-import { encode } from '../../src/nats/codec.js';
-import { startNode, type EngineNode, type StartOptions } from '../../src/node.js';
+import { encode } from '../../src/protocol/codec.js';
+import { startNode, type EngineNode, type StartOptions } from '../../src/server.js';
 import type { ActorFlowClient } from '../../src/sdk/client.js';
 import { uniqueDomain, useNodesOnOneNats } from '../helpers/engine.js';
 import { expectOrderHistory } from '../helpers/order-history.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LeaseManager } from '../../src/cluster/lease-manager.js';
 import { LeaseStore } from '../../src/cluster/lease-store.js';
 import { subjects } from '../../src/nats/subjects.js';
-import type { PartitionHost } from '../../src/runtime/partition-host.js';
+import type { PartitionHost } from '../../src/engine/partition-host.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
 import { until } from '../helpers/until.js';
 

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startNode, type EngineNode } from '../../src/node.js';
+import { startNode, type EngineNode } from '../../src/server.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { startOpenRuns } from '../helpers/open-runs.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode, type EngineNode } from '../../src/node.js';
+import { startNode, type EngineNode } from '../../src/server.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { startSfnActivityWorker, type SfnActivityWorker } from '../../src/sdk/sfn-activity-worker.js';
 import { spawnEngine, type EngineProcess } from '../helpers/engine-process.js';

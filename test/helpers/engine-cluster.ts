@@ -1,7 +1,7 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll } from 'vitest';
 import { readClusterStatus } from '../../src/cluster/cluster-status.js';
-import { encode } from '../../src/nats/codec.js';
+import { encode } from '../../src/protocol/codec.js';
 import { spawnEngine, type EngineProcess } from './engine-process.js';
 import { startNatsCluster, type NatsClusterHandle } from './nats-cluster.js';
 import { until } from './until.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SWFClient } from '@aws-sdk/client-swf';
 import pino from 'pino';
 import { afterAll, beforeAll } from 'vitest';
-import { startNode, type EngineNode, type StartOptions } from '../../src/node.js';
+import { startNode, type EngineNode, type StartOptions } from '../../src/server.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { attributesOf, type WireEvent } from '../../src/sdk/client.js';
 import { startNatsServer, type NatsServerHandle } from './nats-server.js';

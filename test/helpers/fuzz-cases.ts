@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { signSigV4 } from '../../src/transport/sigv4.js';
-import { encode } from '../../src/nats/codec.js';
+import { encode } from '../../src/protocol/codec.js';
 import { REGION, type RawRequest } from './swf-http.js';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

@@ -1,6 +1,6 @@
-import { isFault } from '../../src/domain/faults.js';
-import type { TaskRef } from '../../src/domain/task-token.js';
-import { decode } from '../../src/nats/codec.js';
+import { isFault } from '../../src/protocol/faults.js';
+import type { TaskRef } from '../../src/engine/task-token.js';
+import { decode } from '../../src/protocol/codec.js';
 import { formatTimeline, ORDER_STEPS, ORDER_WORKFLOW } from '../../src/demo/order-fulfilment.js';
 import { ActorFlowClient, attributesOf, type WireEvent } from '../../src/sdk/client.js';
 import type { DecisionResult, DecisionTask } from '../../src/sdk/decider.js';
@@ -77,7 +77,7 @@ export interface Tracking {
 
 /**
  * What a token names, read without the cluster's key (engines may run in other processes): the
- * token is a 16-byte MAC, then the msgpack fields (src/domain/task-token.ts). Only for noting answers.
+ * token is a 16-byte MAC, then the msgpack fields (src/engine/task-token.ts). Only for noting answers.
  */
 function idsOfToken(token: string, kind: 'd' | 'a'): TaskRef {
   const [, domain, workflowId, runId, , scheduledEventId, startedEventId] = decode<[number, string, string, string, string, number, number]>(Buffer.from(token, 'base64url').subarray(16));

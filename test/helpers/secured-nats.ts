@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import pino from 'pino';
 import type { NatsAuth } from '../../src/nats/connect-options.js';
-import { startNode, type EngineNode, type StartOptions } from '../../src/node.js';
+import { startNode, type EngineNode, type StartOptions } from '../../src/server.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { startNatsServer, type NatsServerHandle } from './nats-server.js';
 

@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import type { Operation } from '../../src/service/context.js';
-import { OPERATIONS } from '../../src/service/operations.js';
-import { SFN_OPERATIONS } from '../../src/service/sfn-operations.js';
+import { OPERATIONS } from '../../src/swf/operations.js';
+import { SFN_OPERATIONS } from '../../src/sfn/operations.js';
 import type { WireApi } from './wire-shapes.js';
 
 /**

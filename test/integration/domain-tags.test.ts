@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode } from '../../src/node.js';
+import { startNode } from '../../src/server.js';
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
 
 /* TagResource / UntagResource / ListTagsForResource on domain ARNs. */

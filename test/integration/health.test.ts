@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startNode, type EngineNode } from '../../src/node.js';
+import { startNode, type EngineNode } from '../../src/server.js';
 import { parseAccessKeys } from '../../src/transport/access-keys.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';

@@ -4,7 +4,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { HistoryConflictError, HistoryStore } from '../../src/history/history-store.js';
 import { openNats } from '../../src/nats/infrastructure.js';
 import { subjects } from '../../src/nats/subjects.js';
-import type { HistoryEvent } from '../../machines/history-event.js';
+import type { HistoryEvent } from '../../machines/swf/history-event.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
 
 let server: NatsServerHandle;

@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode, type EngineNode } from '../../src/node.js';
+import { startNode, type EngineNode } from '../../src/server.js';
 import { ActorFlowClient, type WireEvent } from '../../src/sdk/client.js';
 import { uniqueDomain } from '../helpers/engine.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';

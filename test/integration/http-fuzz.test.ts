@@ -6,7 +6,7 @@ import {
 import fc from 'fast-check';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../../src/service/operations.js';
+import { OPERATIONS } from '../../src/swf/operations.js';
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
 import { fuzzCases, runFuzzCases, type FuzzCase, type Json, type Template } from '../helpers/fuzz-cases.js';
 import { rawCall, swfClient, type RawAnswer } from '../helpers/swf-http.js';

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { createWebSocketInspector, createWebSocketReceiver, type StatelyInspectionEvent } from '@statelyai/inspect';
-import { startNode, type EngineNode } from '../../src/node.js';
+import { startNode, type EngineNode } from '../../src/server.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { registerOrderTypes, startOrderParticipants, ORDER_WORKFLOW } from '../../src/demo/order-fulfilment.js';
 import { inspectOptionsFromCli } from '../../src/observability/inspector.js';
-import { createMachineSet } from '../../src/runtime/execution-actors.js';
-import { createSystemClock } from '../../src/runtime/clock.js';
+import { createMachineSet } from '../../src/swf/kind/execution-actors.js';
+import { createSystemClock } from '../../src/engine/clock.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
 import { uniqueDomain } from '../helpers/engine.js';
 import { until } from '../helpers/until.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { startNode, type EngineNode } from '../../src/node.js';
+import { startNode, type EngineNode } from '../../src/server.js';
 import { ActorFlowClient, attributesOf, type WireEvent } from '../../src/sdk/client.js';
 import { registerOrderTypes, startOrderParticipants, ORDER_WORKFLOW } from '../../src/demo/order-fulfilment.js';
 import { NodeMetrics } from '../../src/observability/metrics.js';

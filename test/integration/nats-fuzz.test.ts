@@ -1,12 +1,12 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decode } from '../../src/nats/codec.js';
-import type { EngineNode } from '../../src/node.js';
-import { OPERATIONS } from '../../src/service/operations.js';
-import { SFN_OPERATIONS } from '../../src/service/sfn-operations.js';
+import { decode } from '../../src/protocol/codec.js';
+import type { EngineNode } from '../../src/server.js';
+import { OPERATIONS } from '../../src/swf/operations.js';
+import { SFN_OPERATIONS } from '../../src/sfn/operations.js';
 import type { ActorFlowClient } from '../../src/sdk/client.js';
-import type { WireReply } from '../../src/domain/wire.js';
+import type { WireReply } from '../../src/protocol/wire.js';
 import { uniqueDomain } from '../helpers/engine.js';
 import { natsFuzzCases, runFuzzCases, type NatsFuzzCase, type Template } from '../helpers/fuzz-cases.js';
 import { sampleValue, scrapeMetrics } from '../helpers/prom.js';

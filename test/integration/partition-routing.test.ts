@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { startNode, type EngineNode } from '../../src/node.js';
+import { startNode, type EngineNode } from '../../src/server.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { registerOrderTypes, startOrderParticipants, ORDER_WORKFLOW } from '../../src/demo/order-fulfilment.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';

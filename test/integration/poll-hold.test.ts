@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pollForActivityTask } from '../../src/service/poll-for-activity-task.js';
-import { pollForDecisionTask } from '../../src/service/poll-for-decision-task.js';
-import { getActivityTask } from '../../src/service/sfn-get-activity-task.js';
+import { pollForActivityTask } from '../../src/swf/operations/poll-for-activity-task.js';
+import { pollForDecisionTask } from '../../src/swf/operations/poll-for-decision-task.js';
+import { getActivityTask } from '../../src/sfn/operations/get-activity-task.js';
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
 
 let e: TestEngine;

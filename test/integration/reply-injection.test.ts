@@ -1,10 +1,10 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encode } from '../../src/nats/codec.js';
+import { encode } from '../../src/protocol/codec.js';
 import { partitionOf } from '../../src/nats/subjects.js';
-import type { EngineNode } from '../../src/node.js';
+import type { EngineNode } from '../../src/server.js';
 import { Registry } from '../../src/registry/registry.js';
-import { runsKey } from '../../src/runtime/partition-owner.js';
+import { runsKey } from '../../src/swf/kind/partition-owner.js';
 import type { ActorFlowClient } from '../../src/sdk/client.js';
 import { uniqueDomain } from '../helpers/engine.js';
 import { sampleValue, scrapeMetrics } from '../helpers/prom.js';

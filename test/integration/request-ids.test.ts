@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { ListDomainsCommand, RegisterDomainCommand } from '@aws-sdk/client-swf';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode, type EngineNode } from '../../src/node.js';
+import { startNode, type EngineNode } from '../../src/server.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
 import { uniqueDomain } from '../helpers/engine.js';

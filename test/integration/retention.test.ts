@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOrderTypes, startOrderParticipants, ORDER_WORKFLOW } from '../../src/demo/order-fulfilment.js';
 import pino from 'pino';
-import { Retention, retentionMs } from '../../src/runtime/retention.js';
-import type { EngineClock } from '../../src/runtime/clock.js';
+import { Retention, retentionMs } from '../../src/engine/retention.js';
+import type { EngineClock } from '../../src/engine/clock.js';
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
 import { until } from '../helpers/until.js';
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { isFault } from '../../src/domain/faults.js';
+import { isFault } from '../../src/protocol/faults.js';
 import { ENGINE_INBOX_PREFIX } from '../../src/nats/connect-options.js';
 import { ReplyGuard } from '../../src/nats/reply-subjects.js';
 import { subjects } from '../../src/nats/subjects.js';
-import { Router, type RouterTiming } from '../../src/runtime/router.js';
+import { Router, type RouterTiming } from '../../src/engine/router.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
 
 declare module '../../src/engine/owner-ops.js' {

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ORDER_WORKFLOW, registerOrderTypes, startOrderParticipants } from '../../src/demo/order-fulfilment.js';
-import { startNode, type EngineNode } from '../../src/node.js';
+import { startNode, type EngineNode } from '../../src/server.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
 import { freePort } from '../helpers/nats-cluster.js';

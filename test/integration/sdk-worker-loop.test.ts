@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Fault, isFault } from '../../src/domain/faults.js';
-import { faultToWire, toWire } from '../../src/domain/wire.js';
-import { encode } from '../../src/nats/codec.js';
+import { Fault, isFault } from '../../src/protocol/faults.js';
+import { faultToWire, toWire } from '../../src/protocol/wire.js';
+import { encode } from '../../src/protocol/codec.js';
 import { SFN_ANSWER, SWF_ANSWER, sendAnswer } from '../../src/sdk/answer.js';
 import { ActivityWorker } from '../../src/sdk/activity-worker.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';

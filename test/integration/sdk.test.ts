@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { Fault } from '../../src/domain/faults.js';
+import { Fault } from '../../src/protocol/faults.js';
 import { ActivityCanceled, ActivityWorker, type ActivityHandler, type ActivityWorkerOptions } from '../../src/sdk/activity-worker.js';
 import { ActorFlowClient, attributesOf, type WireEvent } from '../../src/sdk/client.js';
 import { Decider, type DecisionResult, type DecisionTask } from '../../src/sdk/decider.js';

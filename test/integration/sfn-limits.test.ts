@@ -3,9 +3,9 @@ import {
   ListExecutionsCommand, SendTaskSuccessCommand, StartExecutionCommand, StopExecutionCommand, type SFNClient,
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executionPartition } from '../../src/service/sfn-execution-lookup.js';
+import { executionPartition } from '../../src/sfn/execution-lookup.js';
 import { executionArn as arnOf } from '../../src/sfn/arns.js';
-import type { SfnExecutionRecord } from '../../src/sfn/runtime/execution-records.js';
+import type { SfnExecutionRecord } from '../../src/sfn/kind/execution-records.js';
 import type { TestEngine } from '../helpers/engine.js';
 import { createMachine, compactSfn, freshName, fullHistory, machineWithActivity, oneTask, rejection, SFN_ROLE, startSfnHttpEngine, waitClosed, type SfnHttpEngine } from '../helpers/sfn-http.js';
 

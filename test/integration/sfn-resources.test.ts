@@ -6,7 +6,7 @@ import {
   ValidationException,
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isFault } from '../../src/domain/faults.js';
+import { isFault } from '../../src/protocol/faults.js';
 import { startTestEngine, type TestEngine } from '../helpers/engine.js';
 import { ANY_CREDENTIALS, rawCall, REGION } from '../helpers/swf-http.js';
 

@@ -3,9 +3,9 @@ import {
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveOptions } from '../../src/config.js';
-import { encode } from '../../src/nats/codec.js';
-import { executionKey, runningKey, type SfnExecutionRecord } from '../../src/sfn/runtime/execution-records.js';
-import { SFN_DOMAIN } from '../../src/sfn/runtime/sfn-host.js';
+import { encode } from '../../src/protocol/codec.js';
+import { executionKey, runningKey, type SfnExecutionRecord } from '../../src/sfn/kind/execution-records.js';
+import { SFN_DOMAIN } from '../../src/sfn/kind/sfn-host.js';
 import { startTestEngine, type TestEngine } from '../helpers/engine.js';
 import { fullHistory, machineWithActivity, rejection, sfnClient, SFN_ROLE } from '../helpers/sfn-http.js';
 import { until } from '../helpers/until.js';

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EngineNode } from '../../src/node.js';
+import type { EngineNode } from '../../src/server.js';
 import type { ActorFlowClient } from '../../src/sdk/client.js';
 import { startSfnActivityWorker } from '../../src/sdk/sfn-activity-worker.js';
-import { isFault } from '../../src/domain/faults.js';
-import { runningKey } from '../../src/sfn/runtime/execution-records.js';
+import { isFault } from '../../src/protocol/faults.js';
+import { runningKey } from '../../src/sfn/kind/execution-records.js';
 import { freshName, SFN_ROLE } from '../helpers/sfn-http.js';
 import { useNodesOnOneNats } from '../helpers/engine.js';
 import { until } from '../helpers/until.js';

@@ -7,7 +7,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAccessKeys } from '../../src/transport/access-keys.js';
 import { escapeToken } from '../../src/nats/subjects.js';
-import { isFault } from '../../src/domain/faults.js';
+import { isFault } from '../../src/protocol/faults.js';
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
 import { rawCall, swfClient } from '../helpers/swf-http.js';
 

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startNode } from '../../src/node.js';
+import { startNode } from '../../src/server.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { Decider } from '../../src/sdk/decider.js';
 import { uniqueDomain } from '../helpers/engine.js';

@@ -1,7 +1,7 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode } from '../../src/node.js';
+import { startNode } from '../../src/server.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
 import { startNatsServer } from '../helpers/nats-server.js';

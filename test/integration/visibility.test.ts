@@ -1,8 +1,8 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VisibilityIndex } from '../../src/visibility/visibility-index.js';
+import { VisibilityIndex } from '../../src/swf/visibility-index.js';
 import { VisibilityFeed } from '../../src/visibility/visibility-feed.js';
-import { executionInfoOf } from '../../src/visibility/visibility-records.js';
+import { executionInfoOf } from '../../src/swf/visibility-records.js';
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
 import { until } from '../helpers/until.js';
 import { rng } from '../helpers/rng.js';

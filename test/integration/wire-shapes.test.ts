@@ -11,9 +11,9 @@ import {
   ListClosedWorkflowExecutionsCommand, StartWorkflowExecutionCommand,
 } from '@aws-sdk/client-swf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_TYPES } from '../../machines/history-event.js';
-import { OPERATIONS } from '../../src/service/operations.js';
-import { SFN_OPERATIONS } from '../../src/service/sfn-operations.js';
+import { EVENT_TYPES } from '../../machines/swf/history-event.js';
+import { OPERATIONS } from '../../src/swf/operations.js';
+import { SFN_OPERATIONS } from '../../src/sfn/operations.js';
 import type { SfnEventType } from '../../src/sfn/compile/contract.js';
 import { uniqueDomain } from '../helpers/engine.js';
 import { PYTHON, requireClient, run } from '../helpers/external-clients.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, type SimulatedClock } from 'xstate';
-import { createActivityTaskMachine, type ActivityTaskInput } from '../../machines/activity-task.machine.js';
-import type { TimeoutType } from '../../machines/history-event.js';
+import { createActivityTaskMachine, type ActivityTaskInput } from '../../machines/swf/activity-task.machine.js';
+import type { TimeoutType } from '../../machines/swf/history-event.js';
 import { DAY, SECOND, T0, YEAR_SECONDS, advance, advanceTo, captureWarnings, clockAt, ev, timeoutRecorder } from './helpers.js';
 
 const NONE: Omit<ActivityTaskInput, 'scheduledAt'> = {

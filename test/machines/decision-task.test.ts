@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, type SimulatedClock } from 'xstate';
-import { createDecisionTaskMachine, type DecisionTaskInput } from '../../machines/decision-task.machine.js';
-import type { TimeoutType } from '../../machines/history-event.js';
+import { createDecisionTaskMachine, type DecisionTaskInput } from '../../machines/swf/decision-task.machine.js';
+import type { TimeoutType } from '../../machines/swf/history-event.js';
 import { DAY, SECOND, T0, YEAR_SECONDS, advance, captureWarnings, clockAt, ev, timeoutRecorder } from './helpers.js';
 
 function start(input: Partial<DecisionTaskInput>, clock: SimulatedClock = clockAt()) {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   CLOSE_EVENTS, DECISION_TRIGGERS, foldEvent, foldHistory, initialExecutionState, type ExecutionState,
-} from '../../machines/execution-state.js';
-import { EVENT_TYPES, type EventType, type HistoryEvent } from '../../machines/history-event.js';
+} from '../../machines/swf/execution-state.js';
+import { EVENT_TYPES, type EventType, type HistoryEvent } from '../../machines/swf/history-event.js';
 import { T0, orderFulfilmentHistory } from './helpers.js';
 
 const history = orderFulfilmentHistory(T0);

@@ -1,5 +1,5 @@
 import { SimulatedClock } from 'xstate';
-import type { EventType, HistoryEvent, TimeoutType } from '../../machines/history-event.js';
+import type { EventType, HistoryEvent, TimeoutType } from '../../machines/swf/history-event.js';
 
 /** A fixed, non-zero epoch for the simulated clocks (2024-01-01T00:00:00Z). */
 export const T0 = Date.UTC(2024, 0, 1);

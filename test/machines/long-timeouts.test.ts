@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
-import { createActivityTaskMachine, type ActivityTaskInput } from '../../machines/activity-task.machine.js';
-import type { TimeoutType } from '../../machines/history-event.js';
-import { createSystemClock, type EngineClock } from '../../src/runtime/clock.js';
-import { DeadlineQueue } from '../../src/runtime/deadline-queue.js';
+import { createActivityTaskMachine, type ActivityTaskInput } from '../../machines/swf/activity-task.machine.js';
+import type { TimeoutType } from '../../machines/swf/history-event.js';
+import { createSystemClock, type EngineClock } from '../../src/engine/clock.js';
+import { DeadlineQueue } from '../../src/engine/deadline-queue.js';
 import { DAY, SECOND, ev } from './helpers.js';
 
 /**

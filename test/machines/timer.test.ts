@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, type SimulatedClock } from 'xstate';
-import { createTimerMachine, type TimerInput } from '../../machines/timer.machine.js';
+import { createTimerMachine, type TimerInput } from '../../machines/swf/timer.machine.js';
 import { DAY, SECOND, T0, YEAR_SECONDS, advance, callRecorder, captureWarnings, clockAt, ev } from './helpers.js';
 
 function start(input: Partial<TimerInput>, clock: SimulatedClock = clockAt()) {

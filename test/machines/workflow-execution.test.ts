@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, type SimulatedClock } from 'xstate';
-import { foldHistory, initialExecutionState } from '../../machines/execution-state.js';
-import type { EventType, HistoryEvent } from '../../machines/history-event.js';
-import { createWorkflowExecutionMachine } from '../../machines/workflow-execution.machine.js';
+import { foldHistory, initialExecutionState } from '../../machines/swf/execution-state.js';
+import type { EventType, HistoryEvent } from '../../machines/swf/history-event.js';
+import { createWorkflowExecutionMachine } from '../../machines/swf/workflow-execution.machine.js';
 import { DAY, HOUR, SECOND, T0, YEAR_SECONDS, advance, callRecorder, clockAt, orderFulfilmentHistory } from './helpers.js';
 
 function start(startToCloseDeadline: number, clock: SimulatedClock = clockAt()) {

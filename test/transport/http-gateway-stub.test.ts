@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Fault } from '../../src/domain/faults.js';
+import { Fault } from '../../src/protocol/faults.js';
 import type { Operation, ServiceContext } from '../../src/service/context.js';
 import { startHttpGateway, type HttpGateway } from '../../src/transport/http-gateway.js';
 import { resolveHttpOptions } from '../../src/transport/http-options.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startNode } from '../../src/node.js';
+import { startNode } from '../../src/server.js';
 import { accessKeysFromEnv, parseAccessKeys } from '../../src/transport/access-keys.js';
 import { defaultMaxConnections, httpOptionsFromCli, isLoopback, resolveHttpOptions } from '../../src/transport/http-options.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { HistoryEvent } from '../../machines/history-event.js';
-import { EventLog, TAIL_BYTES } from '../../src/runtime/event-log.js';
-import { GatedClock } from '../../src/runtime/gated-clock.js';
-import { createSystemClock } from '../../src/runtime/clock.js';
+import type { HistoryEvent } from '../../machines/swf/history-event.js';
+import { EventLog, TAIL_BYTES } from '../../src/swf/kind/event-log.js';
+import { GatedClock } from '../../src/engine/gated-clock.js';
+import { createSystemClock } from '../../src/engine/clock.js';
 
 const big = 'x'.repeat(100_000);
 const ev = (id: number): HistoryEvent => ({ type: 'WorkflowExecutionSignaled', id, at: id, attrs: { input: big } }) as HistoryEvent;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Fault, isFault } from '../../src/domain/faults.js';
-import { faultToWire, fromWire, type WireReply } from '../../src/domain/wire.js';
-import { decode, encode } from '../../src/nats/codec.js';
+import { Fault, isFault } from '../../src/protocol/faults.js';
+import { faultToWire, fromWire, type WireReply } from '../../src/protocol/wire.js';
+import { decode, encode } from '../../src/protocol/codec.js';
 import { transient } from '../../src/sdk/answer.js';
 
 /** What a NATS reply turns back into on the other side (msgpack both ways, as the transports send it). */

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { resolveOptions } from '../../src/config.js';
 import { DamagedRecordError, decodeStored } from '../../src/history/quarantine.js';
-import { encode } from '../../src/nats/codec.js';
+import { encode } from '../../src/protocol/codec.js';
 import { ReplyGuard, type DropReason } from '../../src/nats/reply-subjects.js';
 
 describe('reply subjects the NATS API answers on', () => {

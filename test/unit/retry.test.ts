@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, retry } from '../../src/domain/retry.js';
+import { backoffMs, retry } from '../../src/protocol/retry.js';
 
 describe('retry', () => {
   it('retries until the call succeeds', async () => {

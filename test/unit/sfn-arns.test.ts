@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isFault } from '../../src/domain/faults.js';
+import { isFault } from '../../src/protocol/faults.js';
 import { activityArn, executionArn, parseArn, parseRoleArn, stateMachineArn, validateSfnName } from '../../src/sfn/arns.js';
 
 const ctx = { region: 'us-east-1', account: '000000000000' };

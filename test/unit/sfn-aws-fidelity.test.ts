@@ -5,7 +5,7 @@ import { compileStateMachine } from '../../src/sfn/compile/compile-state-machine
 import type { SfnRecord } from '../../src/sfn/compile/contract.js';
 import { resolveCause } from '../../src/sfn/compile/state-cause.js';
 import { WAIT_TOO_LONG } from '../../src/sfn/compile/wait-state.js';
-import { StoredText } from '../../src/sfn/runtime/stored-text.js';
+import { StoredText } from '../../src/sfn/kind/stored-text.js';
 import { executionInput, runCase, SFN_T0, testHooks, type SfnCase, type SfnRun } from '../helpers/sfn-driver.js';
 import { A, single, task } from './sfn-case-builders.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidDefinitionError, parseDefinition } from '../../src/sfn/asl/validate-definition.js';
-import { OFF_THREAD_LENGTH, parseDefinitionOffThread } from '../../src/sfn/runtime/definition-parser.js';
+import { OFF_THREAD_LENGTH, parseDefinitionOffThread } from '../../src/sfn/kind/definition-parser.js';
 
 /* Large definitions are parsed on a worker thread, with the same answers as parseDefinition. */
 

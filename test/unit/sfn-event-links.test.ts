@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { advance, applyLinkOp, previousOf, type LinkBook } from '../../src/sfn/runtime/event-links.js';
+import { advance, applyLinkOp, previousOf, type LinkBook } from '../../src/sfn/kind/event-links.js';
 import type { SfnLink } from '../../src/sfn/compile/contract.js';
 
 /** Numbers events as the host does: `[actorId, link?]` in order → `id(prev)`. */

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { TaskTokens } from '../../src/domain/task-token.js';
-import { encode } from '../../src/nats/codec.js';
-import { isFault } from '../../src/domain/faults.js';
+import { TaskTokens } from '../../src/engine/task-token.js';
+import { encode } from '../../src/protocol/codec.js';
+import { isFault } from '../../src/protocol/faults.js';
 import { subjects } from '../../src/nats/subjects.js';
-import { toWireEvent } from '../../src/sfn/runtime/sfn-events.js';
-import { decodeSfnTaskToken, encodeSfnTaskToken } from '../../src/sfn/runtime/sfn-task-token.js';
+import { toWireEvent } from '../../src/sfn/kind/sfn-events.js';
+import { decodeSfnTaskToken, encodeSfnTaskToken } from '../../src/sfn/kind/sfn-task-token.js';
 
 describe('Step Functions runtime parts', () => {
   it('task tokens round-trip; anything else (garbage, rebuilt, altered, another key, an SWF token) is InvalidToken', () => {

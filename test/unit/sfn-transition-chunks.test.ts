@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_TRANSITION_BYTES } from '../../src/history/history-store.js';
-import { decode, encode } from '../../src/nats/codec.js';
-import type { SfnStoredEvent } from '../../src/sfn/runtime/sfn-events.js';
-import { chunkEvents, planTransition } from '../../src/sfn/runtime/transition-chunks.js';
+import { decode, encode } from '../../src/protocol/codec.js';
+import type { SfnStoredEvent } from '../../src/sfn/kind/sfn-events.js';
+import { chunkEvents, planTransition } from '../../src/sfn/kind/transition-chunks.js';
 
 const event = (id: number, pad = 0): SfnStoredEvent => ({
   type: 'PassStateEntered', id, at: 1_700_000_000_000, prev: id - 1, attrs: { name: 'Spin', input: `{"pad":"${'x'.repeat(pad)}"}`, inputDetails: { truncated: false } },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SfnExecutionStatus } from '../../src/sfn/runtime/execution-records.js';
+import type { SfnExecutionStatus } from '../../src/sfn/kind/execution-records.js';
 import { rng } from '../helpers/rng.js';
 import { SfnVisibilityIndex, type SfnCursor, type SfnListQuery, type SfnVisibilityRecord } from '../../src/sfn/visibility/sfn-visibility-index.js';
 

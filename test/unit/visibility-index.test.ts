@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SortedList } from '../../src/visibility/sorted-list.js';
-import { VisibilityIndex, type Cursor, type VisibilityQuery } from '../../src/visibility/visibility-index.js';
-import type { VisibilityRecord } from '../../src/visibility/visibility-records.js';
+import { VisibilityIndex, type Cursor, type VisibilityQuery } from '../../src/swf/visibility-index.js';
+import type { VisibilityRecord } from '../../src/swf/visibility-records.js';
 import { rng } from '../helpers/rng.js';
 
 /*

@@ -1,4 +1,4 @@
-import { Fault } from '../../domain/faults.js';
+import { Fault } from '../../protocol/faults.js';
 import { UsageError, str, type FlagSpecs } from '../args.js';
 import type { Command, CommandContext } from '../context.js';
 import { isoTime, keyValues } from '../format.js';

@@ -1,4 +1,4 @@
-import { isFault } from '../../domain/faults.js';
+import { isFault } from '../../protocol/faults.js';
 import { parseArn } from '../arns.js';
 import { at, atIndex, type Problems } from './definition-problems.js';
 import type { StateType } from './types.js';

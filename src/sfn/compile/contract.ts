@@ -1,9 +1,9 @@
 import type { AnyStateMachine } from 'xstate';
-import type { MachineClock } from '../../../machines/history-event.js';
+import type { MachineClock } from '../../../machines/swf/history-event.js';
 
 /**
  * The contract between a compiled state machine (compile-state-machine.ts) and the host that runs
- * its executions (src/sfn/runtime). The machine holds the whole interpreter state in its context
+ * its executions (src/sfn/kind). The machine holds the whole interpreter state in its context
  * (and in its spawned children for Parallel branches and Map iterations); the host persists each
  * transition's recorded events with the root's persisted snapshot, then acts.
  */

@@ -1,5 +1,5 @@
 import { enqueueActions, setup, type AnyActorRef, type AnyStateMachine } from 'xstate';
-import { remaining, type MachineClock } from '../../../machines/history-event.js';
+import { remaining, type MachineClock } from '../../../machines/swf/history-event.js';
 import type {
   ChoiceState, FailState, MapState, ParallelState, PassState, State, StateGraph, SucceedState, TaskState, WaitState,
 } from '../asl/types.js';

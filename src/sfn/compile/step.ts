@@ -1,4 +1,4 @@
-import type { MachineClock } from '../../../machines/history-event.js';
+import type { MachineClock } from '../../../machines/swf/history-event.js';
 import { AslError, StateRuntimeError } from '../asl/errors.js';
 import type { StateGraph } from '../asl/types.js';
 import type { SfnEventType, SfnLinkOp, SfnRecord } from './contract.js';

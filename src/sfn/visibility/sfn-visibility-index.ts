@@ -1,6 +1,6 @@
 import { isSfnVisibility, type Subjects } from '../../nats/subjects.js';
 import { KindVisibility, type VisibilityLayout } from '../../visibility/visibility-store.js';
-import type { SfnExecutionRecord, SfnExecutionStatus } from '../runtime/execution-records.js';
+import type { SfnExecutionRecord, SfnExecutionStatus } from '../kind/execution-records.js';
 
 /**
  * One Step Functions execution as ListExecutions shows it (an ExecutionListItem, dates in epoch ms),

@@ -1,0 +1,257 @@
+import type { AnyActorRef } from 'xstate';
+import { TransitionTooLargeError, type HistoryStore } from '../../history/history-store.js';
+import { LiveExecution } from '../../engine/live-execution.js';
+import { TrackedClock } from '../../engine/tracked-clock.js';
+import type { EngineClock } from '../../engine/clock.js';
+import type { SfnEventType, SfnLinkOp, SfnRecord, SfnTaskRequest } from '../compile/contract.js';
+import { advance, applyLinkOp, previousOf } from './event-links.js';
+import type { SfnExecutionRecord } from './execution-records.js';
+import { asStored, type SfnStoredEvent } from './sfn-events.js';
+import { StoredText } from './stored-text.js';
+import { planTransition, type PartsExtra } from './transition-chunks.js';
+
+/** A Task state's activity task as the host tracks it (for tokens, dispatch and re-queueing). */
+export interface SfnTaskState {
+  resource: string;
+  input: string;
+  scheduledEventId: number;
+  status: 'scheduled' | 'started' | 'closed';
+}
+
+/** The host's per-execution bookkeeping, persisted with every transition beside the root's snapshot. */
+export interface SfnBook {
+  lastEventId: number;
+  /** Per chain (an actor, a Map visit): the previousEventId of its next event (see event-links.ts). */
+  last: Record<string, number>;
+  /** Per Map visit: positions of slots waiting for their next iteration. */
+  queues?: Record<string, number[]>;
+  tasks: Record<string, SfnTaskState>;
+  /** Per actor: the id and state name of its last `<Type>StateEntered` (for causes that name the state). */
+  entered?: Record<string, [number, string]>;
+}
+
+/** The `extra` payload of a Step Functions history message. */
+export interface SfnTransitionExtra {
+  snapshot: unknown;
+  book: SfnBook;
+  /**
+   * The execution's next deadline once this transition is in (epoch ms; null: none): recovery arms
+   * it as a sleeper's wake-up without rebuilding the actors. Absent in messages of older versions.
+   */
+  wakeAt?: number | null;
+}
+
+/** What a persisted transition asks the host to do next. */
+export interface SfnCommit {
+  events: SfnStoredEvent[];
+  /** Tasks scheduled in this transition, to dispatch. */
+  scheduled: SfnTaskRequest[];
+  /** Task keys that closed in this transition. */
+  closed: string[];
+  /** Task keys started in this transition. */
+  started: string[];
+}
+
+/** The events the host itself records (ExecutionStarted): a pseudo actor id no machine uses. */
+export const HOST_ACTOR = '~host';
+
+const CLOSES_TASK = new Set<SfnEventType>(['ActivitySucceeded', 'ActivityFailed', 'ActivityTimedOut']);
+
+/**
+ * One live Step Functions execution: its root actor, the events its machines recorded and not yet
+ * persisted, the bookkeeping and the history fence. Work on it runs one at a time (`serial`).
+ */
+export class SfnExecution extends LiveExecution {
+  actor: AnyActorRef | undefined;
+  /** The clock the root actor runs on: it knows the deadlines the execution waits for. */
+  readonly timers: TrackedClock;
+  /** Recorded events not yet persisted, in order; `e: null` marks an actor that ended (its bookkeeping goes), or a link op. */
+  private pending: { actorId: string; e: SfnRecord | null; op?: SfnLinkOp; at?: number }[] = [];
+  private recordedPending = 0;
+  private parsedInput: { v: unknown } | undefined;
+  private flushQueued = false;
+  readonly text: StoredText;
+
+  constructor(
+    readonly rec: SfnExecutionRecord,
+    subject: string,
+    store: HistoryStore,
+    clock: EngineClock,
+    private readonly onCommit: (x: SfnExecution, c: SfnCommit) => Promise<void>,
+    private readonly onError: (x: SfnExecution, err: unknown) => void,
+    public book: SfnBook = { lastEventId: 0, last: {}, tasks: {} },
+    lastSeq = 0,
+    /** Sequence of the last restore point (a complete transition); 0 before the first. */
+    private restoreSeq = lastSeq,
+    /** Checks the tasks scheduled since the last flush before they are stored (see withdraw). */
+    private readonly vet?: (x: SfnExecution, scheduled: SfnTaskRequest[]) => Promise<void>,
+  ) {
+    super(subject, rec.executionArn, store, clock, lastSeq);
+    this.timers = new TrackedClock(clock);
+    this.text = new StoredText(rec.input);
+  }
+
+  /**
+   * Where the actors that ended in this transition and the one before had entered their last state:
+   * their failure's cause is often stored by the parent after the actor has left the book.
+   */
+  private endedNow = new Map<string, readonly [number, string]>();
+  private endedBefore = new Map<string, readonly [number, string]>();
+
+  /** The entered event id and name of an actor's current (or, just ended, last) state (for causes that name it). */
+  readonly entered = (actorId: string): readonly [number, string] | undefined =>
+    this.book.entered?.[actorId] ?? this.endedNow.get(actorId) ?? this.endedBefore.get(actorId);
+
+  /** Drops a task's ActivityScheduled before it is stored (its activity does not exist). */
+  withdraw(key: string): void {
+    this.pending = this.pending.filter((p) => p.e?.task?.key !== key);
+  }
+
+  get done(): boolean {
+    return this.actor?.getSnapshot().status === 'done';
+  }
+
+  /** Events of this execution so far, persisted or not (ExecutionStarted included): the history quota's count. */
+  get used(): number {
+    return this.book.lastEventId + this.recordedPending;
+  }
+
+  /** `$$.Execution.Input`, parsed once. */
+  get executionInput(): unknown {
+    this.parsedInput ??= { v: JSON.parse(this.rec.input) };
+    return this.parsedInput.v;
+  }
+
+  /** A child actor finished: its bookkeeping (last event ids, closed tasks) is dropped in order with the events. */
+  ended(actorId: string): void {
+    this.pending.push({ actorId, e: null });
+  }
+
+  /** Linking work of a machine without an event (in order with the events). */
+  link(op: SfnLinkOp): void {
+    this.pending.push({ actorId: '', e: null, op });
+  }
+
+  /** The hook target: a machine of this execution recorded an event. Persisted by the next flush. */
+  record(actorId: string, e: SfnRecord): void {
+    // Stamped now, when it happened: the flush may come a little later (a busy event loop).
+    this.pending.push({ actorId, e, at: this.clock.now() });
+    this.recordedPending += 1;
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    // Events from a delayed transition (a timeout, a Wait) have no caller to flush them: do it in turn.
+    queueMicrotask(() => {
+      this.flushQueued = false;
+      if (this.pending.length === 0 || this.isDead) return;
+      this.serial(() => this.flush()).catch((err) => this.onError(this, err));
+    });
+  }
+
+  /** Turns the recorded events into stored ones (ids, previousEventIds, task bookkeeping). */
+  private take(): SfnCommit {
+    const at = this.clock.now();
+    const c: SfnCommit = { events: [], scheduled: [], closed: [], started: [] };
+    this.recordedPending = 0;
+    this.endedBefore = this.endedNow;
+    this.endedNow = new Map();
+    for (const { actorId, e, op, at: recordedAt } of this.pending.splice(0)) {
+      if (e === null) {
+        if (op) applyLinkOp(this.book, op);
+        else forgetActor(this.book, actorId, this.endedNow);
+        continue;
+      }
+      const id = ++this.book.lastEventId;
+      const prev = previousOf(this.book, actorId, e.link);
+      c.events.push({ type: e.type, id, at: recordedAt ?? at, attrs: this.text.details(e.details ?? {}, this.entered), prev });
+      advance(this.book, actorId, id, e.link);
+      if (e.type.endsWith('StateEntered')) (this.book.entered ??= {})[actorId] = [id, String(e.details?.name ?? '')];
+      if (e.type === 'ActivityScheduled' && e.task) {
+        this.book.tasks[e.task.key] = { resource: e.task.resource, input: this.text.json(e.task.input), scheduledEventId: id, status: 'scheduled' };
+        c.scheduled.push(e.task);
+      } else if (e.taskKey && this.book.tasks[e.taskKey]) {
+        // The input is handed out once, when the task starts: the book keeps no copy after that.
+        if (e.type === 'ActivityStarted') { this.book.tasks[e.taskKey] = { ...this.book.tasks[e.taskKey]!, status: 'started', input: '' }; c.started.push(e.taskKey); }
+        if (CLOSES_TASK.has(e.type)) { this.book.tasks[e.taskKey] = { ...this.book.tasks[e.taskKey]!, status: 'closed', input: '' }; c.closed.push(e.taskKey); }
+      }
+    }
+    return c;
+  }
+
+  /**
+   * Persists what the machines recorded since the last flush (one message: events, snapshot and
+   * bookkeeping, behind the fence), then lets the host act on it. Call inside `serial`.
+   */
+  async flush(): Promise<SfnStoredEvent[]> {
+    const scheduled = this.pending.flatMap((p) => (p.e?.type === 'ActivityScheduled' && p.e.task ? [p.e.task] : []));
+    if (scheduled.length > 0 && this.vet && !this.isDead) await this.vet(this, scheduled);
+    if (this.pending.length === 0 || this.isDead) return [];
+    const c = this.take();
+    const next = this.timers.nextDeadline();
+    const extra: SfnTransitionExtra = { snapshot: this.actor?.getPersistedSnapshot(), book: this.book, wakeAt: Number.isFinite(next) ? next : null };
+    try {
+      try {
+        await this.append(c.events, extra);
+      } catch (e) {
+        if (!(e instanceof TransitionTooLargeError)) throw e;
+        await this.appendSplit(c.events, extra);
+      }
+      this.restoreSeq = this.lastSeq;
+    } catch (e) {
+      // The live copy no longer matches the stored history: it must be rebuilt from the last message.
+      this.kill();
+      throw e;
+    }
+    await this.onCommit(this, c);
+    return c.events;
+  }
+
+  /**
+   * A transition too large for one message (many events, or the snapshot of many wide branches):
+   * several in a row, the last one the restore point (see transition-chunks.ts).
+   */
+  private async appendSplit(events: SfnStoredEvent[], extra: SfnTransitionExtra): Promise<void> {
+    const plan = planTransition(events, extra, this.restoreSeq);
+    const parts: number[] = [];
+    for (const m of plan.leading) {
+      await this.append(m.events, m.extra);
+      if (m.isPart) parts.push(this.lastSeq);
+    }
+    const last = plan.last.extra as Partial<PartsExtra>;
+    if (last.parts) last.parts = parts;
+    await this.append(plan.last.events, plan.last.extra);
+  }
+
+  /** One history message behind the fence; transient failures are retried with the same msgID (for seconds: a leader election). */
+  private async append(events: SfnStoredEvent[], extra: unknown): Promise<void> {
+    await this.appendFenced(asStored(events), extra);
+  }
+
+  nextDeadline(): number {
+    return this.timers.nextDeadline();
+  }
+
+  /** Stops the actor; the execution must be rebuilt from its last history message before further use. */
+  protected stopActors(): void {
+    this.actor?.stop();
+    this.timers.clearAll();
+  }
+
+  override kill(): void {
+    super.kill();
+    this.pending = [];
+    this.recordedPending = 0;
+  }
+}
+
+/**
+ * An ended actor and its descendants (ids `<actorId>/…`) record nothing more: their last-event ids
+ * and closed tasks leave the book, which a wide Map would otherwise grow by one entry per iteration
+ * (and which every history message carries). A late answer to such a task is TaskDoesNotExist.
+ */
+function forgetActor(book: SfnBook, actorId: string, ended: Map<string, readonly [number, string]>): void {
+  const mine = (k: string) => k === actorId || k.startsWith(`${actorId}/`) || k.startsWith(`${actorId}#`);
+  for (const k of Object.keys(book.last)) if (mine(k)) delete book.last[k];
+  if (book.queues) for (const k of Object.keys(book.queues)) if (mine(k)) delete book.queues[k];
+  if (book.entered) for (const k of Object.keys(book.entered)) if (mine(k)) { ended.set(k, book.entered[k]!); delete book.entered[k]; }
+  for (const [k, t] of Object.entries(book.tasks)) if (t.status === 'closed' && mine(k)) delete book.tasks[k];
+}

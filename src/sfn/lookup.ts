@@ -1,0 +1,42 @@
+import { Fault } from '../protocol/faults.js';
+import { parseArn } from './arns.js';
+import { sfnKeys, type ActivityRecord, type StateMachineRecord } from './records.js';
+import type { ServiceContext } from '../service/context.js';
+
+/** A registry entry with the revision an update or remove must name. */
+export interface Held<T> { value: T; revision: number }
+
+/**
+ * The activity an ARN names, or undefined. An ARN of another region or account names nothing here.
+ * Bad ARNs throw InvalidArn (or ValidationException when missing).
+ */
+export function findActivity(ctx: ServiceContext, arn: unknown, member = 'activityArn'): Promise<Held<ActivityRecord> | undefined> {
+  return findByArn<ActivityRecord>(ctx, arn, member, 'activity', sfnKeys.activity);
+}
+
+/** The activity an ARN names, or ActivityDoesNotExist. */
+export async function requireActivity(ctx: ServiceContext, arn: unknown, member = 'activityArn'): Promise<Held<ActivityRecord>> {
+  const held = await findActivity(ctx, arn, member);
+  if (!held) throw new Fault('ActivityDoesNotExist', `Activity Does Not Exist: '${String(arn)}'`);
+  return held;
+}
+
+/** The state machine an ARN names, or undefined (see findActivity). */
+export function findStateMachine(ctx: ServiceContext, arn: unknown, member = 'stateMachineArn'): Promise<Held<StateMachineRecord> | undefined> {
+  return findByArn<StateMachineRecord>(ctx, arn, member, 'stateMachine', sfnKeys.stateMachine);
+}
+
+/** The registry record named by an ARN of this kind, when its stored ARN is exactly that one. */
+async function findByArn<T extends { arn: string }>(ctx: ServiceContext, arn: unknown, member: string,
+  kind: 'activity' | 'stateMachine', key: (name: string) => string): Promise<Held<T> | undefined> {
+  const { name } = parseArn(arn, kind, member);
+  const got = await ctx.registry.get<T>(key(name));
+  return got.value && got.value.arn === arn ? { value: got.value, revision: got.revision } : undefined;
+}
+
+/** The state machine an ARN names, or StateMachineDoesNotExist. */
+export async function requireStateMachine(ctx: ServiceContext, arn: unknown, member = 'stateMachineArn'): Promise<Held<StateMachineRecord>> {
+  const held = await findStateMachine(ctx, arn, member);
+  if (!held) throw new Fault('StateMachineDoesNotExist', `State Machine Does Not Exist: '${String(arn)}'`);
+  return held;
+}

@@ -1,0 +1,32 @@
+import { seconds, type ServiceContext } from '../../service/context.js';
+import { requireExecution } from '../execution-lookup.js';
+import { requestObject } from '../input.js';
+
+/**
+ * The redrive members AWS's DescribeExecution carries. Executions are never redriven here, so the
+ * count is 0; a FAILED, TIMED_OUT or ABORTED execution is REDRIVABLE as AWS documents, any other
+ * NOT_REDRIVABLE with AWS's reason.
+ */
+function redrive(status: string): object {
+  if (status === 'FAILED' || status === 'TIMED_OUT' || status === 'ABORTED') return { redriveCount: 0, redriveStatus: 'REDRIVABLE' };
+  return { redriveCount: 0, redriveStatus: 'NOT_REDRIVABLE', redriveStatusReason: `Execution is ${status} and cannot be redriven` };
+}
+
+/** DescribeExecution: output only when SUCCEEDED; error and cause when the execution failed, timed out or was aborted. */
+export async function describeExecution(ctx: ServiceContext, input: unknown): Promise<object> {
+  const rec = await requireExecution(ctx, requestObject(input).executionArn);
+  return {
+    executionArn: rec.executionArn,
+    stateMachineArn: rec.stateMachineArn,
+    name: rec.name,
+    status: rec.status,
+    startDate: seconds(rec.startDate),
+    ...(rec.stopDate !== undefined ? { stopDate: seconds(rec.stopDate) } : {}),
+    input: rec.input,
+    inputDetails: { included: true },
+    ...(rec.status === 'SUCCEEDED' ? { output: rec.output, outputDetails: { included: true } } : {}),
+    ...(rec.error !== undefined ? { error: rec.error } : {}),
+    ...(rec.cause !== undefined ? { cause: rec.cause } : {}),
+    ...redrive(rec.status),
+  };
+}
