@@ -4,7 +4,7 @@ import { encode } from '../protocol/codec.js';
 import { readToEnd } from '../nats/read-stream.js';
 import { DamagedRecordError, UNREPORTED, type Quarantine } from './quarantine.js';
 import { isSfnHistory } from './record-shapes.js';
-import { YieldPoint } from './yield-point.js';
+import { YieldPoint } from '../nats/yield-point.js';
 import { retry } from '../protocol/retry.js';
 
 /** JetStream error codes the store reacts to. */

@@ -1,5 +1,5 @@
 import type { JetStreamClient, JsMsg } from '@nats-io/jetstream';
-import { YieldPoint } from '../history/yield-point.js';
+import { YieldPoint } from './yield-point.js';
 
 /** How a read-to-end is bounded and batched. */
 export interface ReadToEndOptions {

@@ -1,6 +1,6 @@
 import { Fault } from '../protocol/faults.js';
 import type { ServiceContext } from '../service/context.js';
-import { domainNameOfArn } from '../swf/domain-arn.js';
+import { domainNameOfArn } from '../protocol/domain-arn.js';
 import { ALL_DOMAINS } from './access-keys.js';
 
 /** SWF actions that name their domain in `name`, in `resourceArn`, or through a task token; the rest use `domain`. */

@@ -28,10 +28,12 @@ async function violations(files: Record<string, string>): Promise<string[]> {
 describe('layering rules', () => {
   it('pass a tree that imports downward only', async () => {
     expect(await violations({
-      'src/domain/faults.ts': 'export const f = 1;\n',
-      'src/runtime/owner.ts': "import { f } from '../domain/faults.js';\nexport const o = f;\n",
-      'src/service/op.ts': "import { o } from '../runtime/owner.js';\nexport const s = o;\n",
-      'machines/m.ts': 'export const m = 1;\n',
+      'src/protocol/faults.ts': 'export const f = 1;\n',
+      'src/engine/host.ts': "import { f } from '../protocol/faults.js';\nexport const h = f;\n",
+      'src/swf/kind.ts': "import { h } from '../engine/host.js';\nexport const k = h;\n",
+      'src/service/context.ts': "import { k } from '../swf/kind.js';\nexport const c = k;\n",
+      'src/sfn/op.ts': "import { c } from '../service/context.js';\nexport const o = c;\n",
+      'machines/swf/m.ts': 'export const m = 1;\n',
     })).toEqual([]);
   });
 
@@ -42,18 +44,33 @@ describe('layering rules', () => {
     })).toEqual(['no-circular']);
   });
 
-  it('fail an upward import (the runtime calling the service, the SDK importing the server)', async () => {
+  it('fail an upward import (the engine calling a product, the SDK importing the server)', async () => {
     expect(await violations({
-      'src/service/op.ts': 'export const s = 1;\n',
-      'src/runtime/owner.ts': "import { s } from '../service/op.js';\nexport const o = s;\n",
-      'src/sdk/client.ts': "import { o } from '../runtime/owner.js';\nexport const c = o;\n",
-    })).toEqual(['no-upward-from-runtime', 'no-upward-from-sdk']);
+      'src/swf/kind.ts': 'export const k = 1;\n',
+      'src/engine/host.ts': "import { k } from '../swf/kind.js';\nexport const h = k;\n",
+      'src/sdk/client.ts': "import { h } from '../engine/host.js';\nexport const c = h;\n",
+    })).toEqual(['no-upward-from-engine', 'no-upward-from-sdk']);
+  });
+
+  it('fail one product importing the other, and a transport importing a product', async () => {
+    expect(await violations({
+      'src/swf/poll.ts': 'export const p = 1;\n',
+      'src/sfn/op.ts': "import { p } from '../swf/poll.js';\nexport const o = p;\n",
+      'src/transport/gateway.ts': "import { o } from '../sfn/op.js';\nexport const g = o;\n",
+    })).toEqual(['no-upward-from-sfn', 'no-upward-from-transport']);
+  });
+
+  it('fail the protocol importing anything of the engine', async () => {
+    expect(await violations({
+      'src/nats/subjects.ts': 'export const s = 1;\n',
+      'src/protocol/wire.ts': "import { s } from '../nats/subjects.js';\nexport const w = s;\n",
+    })).toEqual(['no-upward-from-protocol']);
   });
 
   it('fail anything but xstate in machines/', async () => {
     expect(await violations({
-      'src/nats/codec.ts': 'export const c = 1;\n',
-      'machines/m.ts': "import { c } from '../src/nats/codec.js';\nexport const m = c;\n",
+      'src/protocol/codec.ts': 'export const c = 1;\n',
+      'machines/swf/m.ts': "import { c } from '../../src/protocol/codec.js';\nexport const m = c;\n",
     })).toEqual(['machines-are-pure']);
   });
 });

@@ -1,4 +1,4 @@
-import { domainNameOfArn } from '../domain-arn.js';
+import { domainNameOfArn } from '../../protocol/domain-arn.js';
 import { Fault } from '../../protocol/faults.js';
 import { InputReader } from '../../protocol/validate.js';
 import { Registry, retryOnConflict } from '../../registry/registry.js';
