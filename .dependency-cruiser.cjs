@@ -70,7 +70,7 @@ module.exports = {
     layer('transport', '^src/(engine|swf|sfn|service|sdk)/',
       'Transports are generic: the composition root hands them the operations. They know the operation contract (service/context.ts: Operation, ServiceContext) and nothing else of the service.',
       '^src/service/context\\.ts$'),
-    layer('sdk', '^(src/(?!(sdk|protocol)/)(?!nats/connect-options\\.ts$)|machines/)',
+    layer('sdk', '^(src/(?!(sdk|protocol)/)(?!nats/(connect-options|request-fast-path)\\.ts$)|machines/)',
       'The SDK is what users install for their workers: it imports the protocol (and how to connect), nothing of the server.'),
   ],
   options: {

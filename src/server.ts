@@ -116,7 +116,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const visibility = new VisibilityIndex();
   const sfnVisibility = new SfnVisibilityIndex(() => clock.now(), config.sfnRetentionMs);
   const visFeed = new VisibilityFeed(nats.js, nats.jsm, s, log.child({ c: 'visibility' }), [sfnVisibility.sink, visibility.sink], quarantine);
-  const visPublisher = new VisibilityPublisher(nats.js, log.child({ c: 'visibility' }));
+  const visPublisher = new VisibilityPublisher(nats.js, log.child({ c: 'visibility' }), nats.nc);
   await visFeed.start();
   log.info({ ms: Date.now() - started }, 'registry and visibility index loaded');
   const retention = new Retention(nats.js, nats.jsm, s, clock, log.child({ c: 'retention' }), quarantine);

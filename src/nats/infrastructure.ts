@@ -7,6 +7,7 @@ import { Kvm, type KV } from '@nats-io/kv';
 import type { Subjects } from './subjects.js';
 import { detectReplicas } from './replicas.js';
 import { connectionAuth, ENGINE_INBOX_PREFIX, type NatsAuth } from './connect-options.js';
+import { installRequestFastPath } from './request-fast-path.js';
 
 /** The engine's NATS handles: one connection, JetStream, and its buckets. */
 export interface Nats {
@@ -37,7 +38,9 @@ async function ensureStream(jsm: JetStreamManager, cfg: Partial<StreamConfig> & 
 
 /** Connects an engine node (as the `engine` user and over TLS when `auth` says so) and ensures its streams and buckets. */
 export async function openNats(servers: string, s: Subjects, opts: { name: string; replicas?: number; auth?: NatsAuth }): Promise<Nats> {
-  // noAsyncTraces: the client otherwise builds an Error per request for stack traces (~7 % of the node's CPU).
+  // noAsyncTraces: the client otherwise builds an Error per request for stack traces (~7 % of the node's CPU),
+  // and the fast path skips the one it builds after every answer (see request-fast-path.ts).
+  installRequestFastPath();
   // inboxPrefix: replies to the engine stay off `_INBOX.>`, the one subject workers may subscribe to.
   const nc = await connect({
     // NATS_URL may list every server of a cluster, comma-separated.

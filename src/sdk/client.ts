@@ -4,6 +4,7 @@ import { backoffMs } from '../protocol/retry.js';
 import { loneSurrogatePath, unicodeProblem } from '../protocol/validate.js';
 import { decode, encode } from '../protocol/codec.js';
 import { connectionAuth, type NatsAuth } from '../nats/connect-options.js';
+import { installRequestFastPath } from '../nats/request-fast-path.js';
 import { fromWire, type WireReply } from '../protocol/wire.js';
 
 export interface ClientOptions {
@@ -63,6 +64,7 @@ export class ActorFlowClient {
 
   static async connect(opts: ClientOptions = {}): Promise<ActorFlowClient> {
     const servers = opts.servers ?? 'nats://127.0.0.1:4222';
+    installRequestFastPath();
     const nc = opts.connection ?? await connect({ servers, name: 'actorflow-client', noAsyncTraces: true, ...reconnectOptions(), ...connectionAuth(servers, opts.auth) });
     return new ActorFlowClient(nc, opts.prefix ?? 'af', !opts.connection);
   }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 /**
  * `npx tsx test/bench/sfn-activity.bench.ts`: Step Functions executions of a 3-state machine
  * (Pass → activity Task → Succeed) through the NATS SDK against one engine node (its own process)
@@ -14,8 +15,17 @@ const WORKERS = Number(process.env.WORKERS ?? 64);
 
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN; };
 
+/** CPU ms the process has used so far (utime + stime from /proc; Linux clock ticks are 10 ms). */
+function cpuMsOf(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').slice(readFileSync(`/proc/${pid}/stat`, 'utf8').lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
+
+let enginePid = 0;
+
 async function startEngineProcess(url: string): Promise<() => Promise<void>> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/serve.ts'], { env: { ...process.env, NATS_URL: url, AF_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, [...(process.env.ENGINE_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'src/serve.ts'], { env: { ...process.env, NATS_URL: url, AF_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  enginePid = proc.pid!;
   await new Promise<void>((resolve, reject) => {
     proc.stdout!.on('data', (d: Buffer) => { if (d.toString().includes('"ready":true')) resolve(); });
     proc.once('exit', (c) => reject(new Error(`engine exited ${c}`)));
@@ -52,6 +62,7 @@ async function main(): Promise<void> {
   const arns: string[] = [];
   let next = 0;
   const t0 = performance.now();
+  const cpu0 = cpuMsOf(enginePid);
   await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
     while (next < TOTAL) {
       const i = next++;
@@ -77,6 +88,7 @@ async function main(): Promise<void> {
   const lat = descs.map((d) => (d.stopDate! - d.startDate) * 1000);
   const succeeded = descs.filter((d) => d.status === 'SUCCEEDED').length;
   await worker.stop();
+  const engineCpuMs = cpuMsOf(enginePid) - cpu0;
   await client.close();
   await stopEngine();
   await server.stop();
@@ -88,6 +100,7 @@ async function main(): Promise<void> {
     ['executions/s', (TOTAL / wall).toFixed(1)],
     ['start-to-close p50 (ms)', pct(lat, 50).toFixed(1)],
     ['start-to-close p99 (ms)', pct(lat, 99).toFixed(1)],
+    ['engine CPU per execution (ms)', (engineCpuMs / TOTAL).toFixed(2)],
     ['client wall time (s)', ((performance.now() - t0) / 1000).toFixed(1)],
   ];
   console.log('\nStep Functions: Pass → activity Task → Succeed over the NATS SDK');

@@ -105,6 +105,13 @@ export class ExecutionRecords {
    */
   async close(rec: SfnExecutionRecord): Promise<void> {
     await this.kv.put(executionKey(rec.stateMachineName, rec.name), encode(rec));
+    // The close's effects and leaving the index follow once the caller is answered (a SendTaskSuccess
+    // that closes the execution does not wait for them); a crash before they are done leaves the
+    // index key, so recovery tells the effects again.
+    void this.finishClose(rec).catch(() => undefined);
+  }
+
+  private async finishClose(rec: SfnExecutionRecord): Promise<void> {
     if (await this.effects?.closed(rec) ?? true) await this.kv.purge(runningKey(rec));
   }
 

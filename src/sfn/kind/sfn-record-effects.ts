@@ -32,17 +32,27 @@ export class SfnRecordEffects implements ExecutionRecordEffects {
     return this.d.publisher.publish(...sfnVisibilityAddress(this.d.subjects, v), v);
   }
 
+  /** A start: its RUNNING record is sent without waiting for the ack (the close, or a recovery, writes the execution's record again). */
   async started(rec: SfnExecutionRecord): Promise<void> {
-    await this.show(rec);
+    this.send(rec);
+  }
+
+  /** Applies the record to this node's index and sends it to every node's, without waiting for the stream's ack. */
+  private send(rec: SfnExecutionRecord): void {
+    const v = sfnVisibilityOf(rec);
+    this.d.index.apply(v);
+    this.d.publisher.send(...sfnVisibilityAddress(this.d.subjects, v), v);
   }
 
   async closed(rec: SfnExecutionRecord): Promise<boolean> {
     const s = this.d.subjects;
-    const shown = await this.show(rec);
+    // Sent without waiting for its ack: the retention record below is (a store down for one is down
+    // for both, and a close whose retention was not recorded is told again at recovery).
+    this.send(rec);
     try {
       await this.d.retention.schedule(rec.partition, s.sfnHistory(rec.partition, rec.stateMachineName, rec.name), rec.stopDate ?? rec.startDate,
         this.d.retentionMs, s.sfnVisibility(rec.stateMachineName, rec.name), { bucket: s.buckets.sfnExecutions, key: executionKey(rec.stateMachineName, rec.name) });
-      return shown;
+      return true;
     } catch (err) {
       this.d.log.warn({ err, executionArn: rec.executionArn }, 'retention of a closed execution not recorded; recovery records it');
       return false;
