@@ -38,7 +38,6 @@ import { TaskTokens } from './engine/task-token.js';
 import { LeaseStore } from './cluster/lease-store.js';
 import { LeaseManager } from './cluster/lease-manager.js';
 import { assertNoClusterPeers } from './cluster/static-node-guard.js';
-import { ClusterMetrics } from './cluster/cluster-metrics.js';
 import { healthz, Readiness, readyz } from './observability/readiness.js';
 import { RecoveryProgress } from './engine/recovery-progress.js';
 
@@ -162,8 +161,12 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
     region: config.region, account: config.account, tokens, pollHoldMs: config.pollHoldMs,
   };
   // The HTTP port listens before recovery, so /healthz and /readyz (503 until rebuilt) answer during it.
-  const readiness = new Readiness(nats.nc);
   let http: HttpGateway | undefined;
+  // In a cluster, partitions come and go with KV leases; each is rebuilt on every host before it is served.
+  const clustered = config.cluster && !options.ownPartitions;
+  const lm = clustered ? new LeaseManager(await LeaseStore.open(nats.nc, s, config.leaseTtlMs, nats.replicas), [owner, retention, sfn], router,
+    { node: config.nodeName, partitions: config.partitions, renewMs: config.leaseRenewMs, httpUrl: () => http?.url, metrics: metrics.registry }, log.child({ c: 'cluster' })) : undefined;
+  const readiness = new Readiness(nats.nc, lm);
   if (httpConfig) {
     const services = { SimpleWorkflowService: { ops: OPERATIONS, signingName: 'swf' }, AWSStepFunctions: { ops: SFN_OPERATIONS, signingName: 'states' } };
     http = await startHttpGateway(ctx, services, httpConfig, log.child({ c: 'http' }), { startClosed: true })
@@ -175,12 +178,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
     http.addGetRoute('/readyz', readyz(readiness));
   }
   let recovered = 0;
-  if (config.cluster && !options.ownPartitions) {
-    // Partitions come and go with KV leases; each is rebuilt on every host before it is served.
-    const leaseStore = await LeaseStore.open(nats.nc, s, config.leaseTtlMs, nats.replicas);
-    const lm = new LeaseManager(leaseStore, [owner, retention, sfn], router, { node: config.nodeName, partitions: config.partitions, renewMs: config.leaseRenewMs }, log.child({ c: 'cluster' }));
-    lm.metrics = new ClusterMetrics(metrics.registry, lm);
-    readiness.leases = lm;
+  if (lm) {
     await lm.start().catch(async (e: unknown) => { await http?.drain(0); throw e; });
     leases = lm;
   } else {
@@ -257,7 +255,6 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   if (http) {
     http.addGetRoute('/metrics', metrics.handler());
     mountConsole(node); // the web console: GET / and /console/… (src/console/console.ts)
-    if (leases) leases.http = http.url;
     http.open(); // AWS requests, refused with 503 during start-up, are served from now on
   }
   readiness.serving();

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import type { PartitionHost } from '../engine/partition-host.js';
 import { RecoveryProgress } from '../engine/recovery-progress.js';
 import { planBalance } from './balance.js';
-import type { ClusterMetrics, OwnedLeases } from './cluster-metrics.js';
+import { ClusterMetrics, type OwnedLeases } from './cluster-metrics.js';
+import type { Registry } from 'prom-client';
 import type { Lease, LeaseEntry, LeaseStore } from './lease-store.js';
 
 /** Where a partition's requests are served (the Router): on after recovery, off before release. */
@@ -17,8 +18,10 @@ export interface LeaseManagerOptions {
   partitions: number;
   /** Renew leases and membership this often (ms); well within the bucket TTL. */
   renewMs: number;
-  /** The node's HTTP gateway URL, shown by `actorflow cluster status`. */
-  http?: string;
+  /** The node's HTTP gateway URL once it listens, shown by `actorflow cluster status`. */
+  httpUrl?: () => string | undefined;
+  /** Where the cluster metrics (partitions owned, lease changes) are registered. */
+  metrics?: Registry;
 }
 
 interface Held {
@@ -49,7 +52,7 @@ export class LeaseManager implements OwnedLeases {
   private watcher: { stop(): void } | undefined;
   private stopped = false;
   private readonly startedAt = Date.now();
-  metrics?: ClusterMetrics;
+  private readonly metrics: ClusterMetrics | undefined;
 
   constructor(
     private readonly store: LeaseStore,
@@ -57,7 +60,9 @@ export class LeaseManager implements OwnedLeases {
     private readonly server: PartitionServer,
     private readonly opts: { -readonly [K in keyof LeaseManagerOptions]: LeaseManagerOptions[K] },
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.metrics = opts.metrics ? new ClusterMetrics(opts.metrics, this) : undefined;
+  }
 
   /** Joins the cluster and takes this node's first share (recovered and served on return). */
   async start(): Promise<void> {
@@ -72,11 +77,6 @@ export class LeaseManager implements OwnedLeases {
     void (async () => {
       for await (const e of w) if (e.operation !== 'PUT') void this.tick();
     })().catch(() => undefined);
-  }
-
-  /** The node's HTTP gateway, advertised in its membership record once it listens. */
-  set http(url: string | undefined) {
-    this.opts.http = url;
   }
 
   /** Partitions served here, with the epoch ms each lease was acquired. */
@@ -124,7 +124,7 @@ export class LeaseManager implements OwnedLeases {
 
   private async renewAll(): Promise<void> {
     const now = Date.now();
-    await this.store.heartbeat({ node: this.opts.node, since: this.startedAt, pid: process.pid, http: this.opts.http })
+    await this.store.heartbeat({ node: this.opts.node, since: this.startedAt, pid: process.pid, http: this.opts.httpUrl?.() })
       .catch((err: unknown) => this.log.warn({ err }, 'membership renewal failed'));
     await Promise.all([...this.held].map(async ([p, h]) => {
       try {

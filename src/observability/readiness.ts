@@ -17,9 +17,7 @@ export interface PendingPartitions {
 export class Readiness {
   private phase: 'starting' | 'serving' | 'stopping' = 'starting';
   private natsUp = true;
-  leases?: PendingPartitions;
-
-  constructor(nc: Pick<NatsConnection, 'status' | 'isClosed'>) {
+  constructor(nc: Pick<NatsConnection, 'status' | 'isClosed'>, private readonly leases?: PendingPartitions) {
     void (async () => {
       for await (const s of nc.status()) {
         if (s.type === 'disconnect' || s.type === 'staleConnection') this.natsUp = false;
