@@ -23,7 +23,13 @@ const CONSUMER_LOST_RETRIES = 5;
 /** A fetch waits this long only when messages counted at the start were removed meanwhile. */
 const FETCH_EXPIRES_MS = 5000;
 
-const isConsumerGone = (e: unknown): boolean => e instanceof Error && (e.message === 'consumer not found' || e.message === 'no responders');
+/**
+ * The server dropped the read's consumer: its next pull finds no responder or no consumer, or the
+ * pull in flight is ended by the server's 409 "consumer deleted" (which one a read sees depends on
+ * when the drop lands; Node 24's timing showed the last).
+ */
+const isConsumerGone = (e: unknown): boolean =>
+  e instanceof Error && (e.message === 'consumer not found' || e.message === 'no responders' || e.message === 'consumer deleted');
 
 /**
  * Every message of `stream` matching `filter` that is there when the call is made, in stream order,
@@ -60,8 +66,7 @@ export async function* readToEnd(js: JetStreamClient, stream: string, opts: Read
           await y.maybe();
         }
       } catch (e) {
-        // The server dropped the consumer (its pulls find no responder, or it is not found): a new one
-        // goes on after the last message seen.
+        // The server dropped the consumer (see isConsumerGone): a new one goes on after the last message seen.
         if (!isConsumerGone(e) || ++lost > CONSUMER_LOST_RETRIES) throw e;
         await consumer.delete().catch(() => undefined);
         consumer = await open(seen);
