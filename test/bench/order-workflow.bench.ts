@@ -3,70 +3,21 @@
  * process) on a fresh nats-server, once with each durability setting (default, then fsync:
  * `sync_interval: always`); prints one table with both and what fsync costs. A script, not a test.
  */
-import { spawn } from 'node:child_process';
-import { connect } from '@nats-io/transport-node';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { ActorFlowClient, attributesOf } from '../../src/sdk/client.js';
 import { registerOrderTypes, startOrderParticipants, ORDER_WORKFLOW } from '../../src/demo/order-fulfilment.js';
 import type { Durability } from '../../src/nats/durability.js';
 import { startNatsServer } from '../helpers/nats-server.js';
-
-const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN; };
-const fmt = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
-
-async function rawAppendRate(url: string): Promise<{ seq: number; par: number }> {
-  const nc = await connect({ servers: url });
-  const jsm = await jetstreamManager(nc);
-  const js = jetstream(nc);
-  await jsm.streams.add({ name: 'BENCH_RAW', subjects: ['bench.raw.>'] });
-  const payload = new Uint8Array(300);
-  let t0 = performance.now();
-  const N = 3000;
-  for (let i = 0; i < N; i++) await js.publish(`bench.raw.${i % 50}`, payload);
-  const seq = N / ((performance.now() - t0) / 1000);
-  t0 = performance.now();
-  const M = 20000;
-  let next = 0;
-  await Promise.all(Array.from({ length: 64 }, async () => { while (next < M) { next++; await js.publish(`bench.raw.${next % 50}`, payload); } }));
-  const par = M / ((performance.now() - t0) / 1000);
-  await jsm.streams.delete('BENCH_RAW');
-  await nc.close();
-  return { seq, par };
-}
-
-async function startEngineProcess(url: string): Promise<() => Promise<void>> {
-  const proc = spawn(process.execPath, [...(process.env.PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), '--import', 'tsx', 'src/serve.ts'], { env: { ...process.env, NATS_URL: url, AF_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    proc.stdout!.on('data', (d: Buffer) => { if (d.toString().includes('"ready":true')) resolve(); });
-    proc.once('exit', (c) => reject(new Error(`engine exited ${c}`)));
-  });
-  return () => new Promise((resolve) => { proc.once('exit', () => resolve()); proc.kill('SIGTERM'); });
-}
-
-async function _unused(client: ActorFlowClient, domain: string, total: number, inFlight: number, tag: string) {
-  const latencies: number[] = [];
-  const closed = new Map<string, () => void>();
-  let started = 0;
-  const t0 = performance.now();
-  const one = async () => {
-    while (started < total) {
-      const id = `${tag}-${started++}`;
-      const s = performance.now();
-      const { runId } = await client.call<{ runId: string }>('StartWorkflowExecution', { domain, workflowId: id, workflowType: ORDER_WORKFLOW, input: '{"amount":1}' });
-      await new Promise<void>((resolve) => closed.set(id, resolve));
-      latencies.push(performance.now() - s);
-      void runId;
-    }
-  };
-  return { latencies, closed, run: async () => { await Promise.all(Array.from({ length: inFlight }, one)); return (performance.now() - t0) / 1000; } };
-}
+import { appendsSoFar, ceiling, countRequests, CpuMeter, fmt, pct, printTable, rawRates, startEngineProcess, type RawRates } from './bench-kit.js';
 
 /** One run of every scenario on a fresh nats-server of this durability; its table rows and raw append rates. */
-async function benchOnce(durability: Durability): Promise<{ rows: string[][]; raw: { seq: number; par: number } }> {
+async function benchOnce(durability: Durability): Promise<{ rows: string[][]; cost: string[][]; raw: RawRates }> {
   const server = await startNatsServer({ durability });
-  const raw = await rawAppendRate(server.url);
-  const stopEngine = await startEngineProcess(server.url);
+  const raw = await rawRates(server.url);
+  const engine = await startEngineProcess(server.url);
   const client = await ActorFlowClient.connect({ servers: server.url });
+  const requests = countRequests(client);
+  const cpu = new CpuMeter(engine.pid, server.proc.pid!);
+  const cost: string[][] = [];
   const domain = 'bench';
   await registerOrderTypes(client, domain);
   // Completion is seen by the decider (it answers CompleteWorkflowExecution), no polling of Describe.
@@ -102,6 +53,9 @@ async function benchOnce(durability: Durability): Promise<{ rows: string[][]; ra
     const total = inFlight * 8;
     const lat: number[] = [];
     let next = 0;
+    const appends0 = await appendsSoFar(server.url);
+    const requests0 = requests.count();
+    cpu.mark();
     const t0 = performance.now();
     await Promise.all(Array.from({ length: inFlight }, async () => {
       while (next < total) {
@@ -114,29 +68,39 @@ async function benchOnce(durability: Durability): Promise<{ rows: string[][]; ra
       }
     }));
     const secs = (performance.now() - t0) / 1000;
+    const spent = cpu.spent();
+    // Counted from this phase: what one workflow costs the store and the messaging layer.
+    const appendsPer = ((await appendsSoFar(server.url)) - appends0) / total;
+    const requestsPer = (requests.count() - requests0) / total;
+    const top = ceiling(raw, appendsPer, requestsPer);
     rows.push([durability, `order workflows, ${inFlight} in flight`, String(inFlight), String(total), fmt(total / secs), fmt(pct(lat, 50)), fmt(pct(lat, 99)), '-', '-']);
+    cost.push([durability, String(inFlight), fmt(total / secs), fmt(appendsPer), fmt(requestsPer), `${fmt(top.perSec, 0)} (${top.bound})`,
+      `${fmt((100 * total) / secs / top.perSec, 0)} %`, fmt(spent.engine / total, 2), fmt(spent.nats / total, 2), fmt(spent.clients / total, 2)]);
   }
   await participants.stop();
   await client.close();
-  await stopEngine();
+  await engine.stop();
   await server.stop();
-  return { rows, raw };
+  return { rows, cost, raw };
 }
 
 /** Both durability settings in one run (AF_DURABILITY, src/nats/durability.ts), then what fsync costs. */
 async function main(): Promise<void> {
   const runs = { default: await benchOnce('default'), fsync: await benchOnce('fsync') };
-  const head = ['durability', 'scenario', 'in flight', 'workflows', 'completed wf/s', 'start→close p50 ms', 'p99 ms', 'dispatch p50 ms', 'dispatch p99 ms'];
-  const table = [head, ...runs.default.rows, ...runs.fsync.rows];
-  const widths = head.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-  for (const r of table) console.log(`| ${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`);
+  printTable(['durability', 'scenario', 'in flight', 'workflows', 'completed wf/s', 'start→close p50 ms', 'p99 ms', 'dispatch p50 ms', 'dispatch p99 ms'],
+    [...runs.default.rows, ...runs.fsync.rows]);
+  console.log('');
+  console.log('Against the ceiling measured in the same run (the lower of appends/s ÷ appends per workflow and requests/s ÷ requests per workflow):');
+  printTable(['durability', 'in flight', 'wf/s', 'appends/wf', 'requests/wf', 'ceiling wf/s', 'of ceiling', 'engine CPU ms/wf', 'nats-server CPU ms/wf', 'clients CPU ms/wf'],
+    [...runs.default.cost, ...runs.fsync.cost]);
   console.log('');
   for (const d of ['default', 'fsync'] as const) {
-    console.log(`raw JetStream R1 appends, ${d}: ${fmt(runs[d].raw.seq, 0)}/s awaited one at a time, ${fmt(runs[d].raw.par, 0)}/s with 64 in flight`);
+    const r = runs[d].raw;
+    console.log(`raw rates, ${d}: JetStream R1 appends ${fmt(r.appendsSeq, 0)}/s one at a time, ${fmt(r.appendsPar, 0)}/s with 64 in flight; core request/reply ${fmt(r.requests, 0)}/s with 16 requesters`);
   }
   // fsync's cost as default ÷ fsync: throughput for the loaded rows, start→close p50 for the single workflow.
   const ratio = (a: string, b: string) => fmt(Number(a) / Number(b), 2);
-  console.log(`fsync cost (default ÷ fsync): raw appends ${fmt(runs.default.raw.seq / runs.fsync.raw.seq, 2)}× one at a time, ${fmt(runs.default.raw.par / runs.fsync.raw.par, 2)}× with 64 in flight`);
+  console.log(`fsync cost (default ÷ fsync): raw appends ${fmt(runs.default.raw.appendsSeq / runs.fsync.raw.appendsSeq, 2)}× one at a time, ${fmt(runs.default.raw.appendsPar / runs.fsync.raw.appendsPar, 2)}× with 64 in flight`);
   runs.default.rows.forEach((r, i) => {
     const f = runs.fsync.rows[i]!;
     console.log(r[4] === '-'
@@ -146,5 +110,4 @@ async function main(): Promise<void> {
   console.log('engine: one node in its own process; clients (48 deciders, 48 workers, starters) in this process; 2 cores shared with nats-server');
 }
 
-void _unused;
 main().then(() => process.exit(0), (e: unknown) => { console.error(e); process.exit(1); });
