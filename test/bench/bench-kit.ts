@@ -4,11 +4,11 @@
  * table printing. Absolute rates vary ±25 % and more between these machines from day to day; the
  * fraction of the same run's ceiling and the CPU spent per workflow are what stay comparable.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { ActorFlowClient } from '../../src/sdk/client.js';
+import { spawnEngine, type EngineProcess } from '../helpers/engine-process.js';
 
 export const pct = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -50,28 +50,16 @@ export class CpuMeter {
   }
 }
 
-export interface EngineProcess {
-  pid: number;
-  stop(): Promise<void>;
-}
-
-/** One engine node (`src/serve.ts`) in its own process on `url`; resolves once it reports ready. */
-export async function startEngineProcess(url: string, env: NodeJS.ProcessEnv = {}): Promise<EngineProcess> {
+/**
+ * One engine node (`src/serve.ts`) in its own process on `url`, ready; ENGINE_NODE_ARGS adds Node
+ * flags, PROFILE=1 writes a CPU profile to /tmp/prof.
+ */
+export function startEngineProcess(url: string, env: Record<string, string> = {}): Promise<EngineProcess> {
   const nodeArgs = [
     ...(process.env.PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []),
     ...(process.env.ENGINE_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
   ];
-  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/serve.ts'], {
-    env: { ...process.env, NATS_URL: url, AF_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    proc.stdout!.on('data', (d: Buffer) => { if (d.toString().includes('"ready":true')) resolve(); });
-    proc.once('exit', (c) => reject(new Error(`engine exited ${c}`)));
-  });
-  return {
-    pid: proc.pid!,
-    stop: () => new Promise((resolve) => { proc.once('exit', () => resolve()); proc.kill('SIGTERM'); }),
-  };
+  return spawnEngine(url, { AF_LOG_LEVEL: 'warn', ...env }, { nodeArgs });
 }
 
 export interface RawRates {

@@ -20,7 +20,6 @@
  * default "1,50,200"), BENCH_DEBUG=1 prints every client error as it happens.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
 import { Agent } from 'node:http';
 import { cpus, loadavg } from 'node:os';
@@ -31,6 +30,7 @@ import {
 } from '@aws-sdk/client-swf';
 import { spawnEngine } from '../helpers/engine-process.js';
 import { startNatsServer } from '../helpers/nats-server.js';
+import { cpuMsOf, fmt, pct, printTable } from './bench-kit.js';
 import { ACTIVITIES, decideOrder, ORDER_TYPE, registerOrder } from '../helpers/swf-sdk-order.js';
 
 // Node 20 is this project's floor; the SDK's notice that later releases need 22 is noise here.
@@ -48,7 +48,7 @@ type ToClient =
   | { type: 'stop' };
 type FromClient =
   | { type: 'ready' }
-  | { type: 'done'; latencies: number[]; endedAt: number; cpuMs: number; errors: number; firstError?: string; gaps: Record<string, number[]> }
+  | { type: 'done'; latencies: number[]; endedAt: number; cpuMs: number; calls: number; errors: number; firstError?: string; gaps: Record<string, number[]> }
   | { type: 'stopped' };
 
 // --- client process -------------------------------------------------------------------------------
@@ -73,6 +73,7 @@ async function clientMain(): Promise<void> {
   const waiting = new Map<string, () => void>();
   const loops: Promise<void>[] = [];
   let errors = 0;
+  let calls = 0;
   let firstError: string | undefined;
   const failed = (e: unknown) => {
     if (stop.signal.aborted) return;
@@ -120,6 +121,7 @@ async function clientMain(): Promise<void> {
     const latencies: number[] = [];
     const sample: { workflowId: string; runId: string }[] = [];
     const cpu0 = process.cpuUsage();
+    const calls0 = calls;
     let next = 0;
     await Promise.all(Array.from({ length: inFlight }, async () => {
       while (next < total) {
@@ -141,6 +143,7 @@ async function clientMain(): Promise<void> {
       }
     }));
     const cpu = process.cpuUsage(cpu0);
+    const callsMade = calls - calls0;
     const endedAt = Date.now();
     // Where the time went: gaps between consecutive history events, by transition.
     const gaps: Record<string, number[]> = {};
@@ -151,12 +154,14 @@ async function clientMain(): Promise<void> {
         (gaps[k] ??= []).push(events[i]!.eventTimestamp!.getTime() - events[i - 1]!.eventTimestamp!.getTime());
       }
     }
-    send({ type: 'done', latencies, endedAt, cpuMs: (cpu.user + cpu.system) / 1000, errors, gaps, ...(firstError ? { firstError } : {}) });
+    send({ type: 'done', latencies, endedAt, cpuMs: (cpu.user + cpu.system) / 1000, calls: callsMade, errors, gaps, ...(firstError ? { firstError } : {}) });
   };
 
   process.on('message', (m: ToClient) => {
     if (m.type === 'init') {
       swf = swfClient(m.endpoint);
+      // Every AWS JSON call this process makes (polls included), for the engine's CPU per call.
+      swf.middlewareStack.add((next) => (args) => { calls++; return next(args); }, { step: 'initialize' });
       domain = m.domain;
       decisions = `bench-decisions-${m.index}`;
       for (let i = 0; i < DECIDERS; i++) loops.push(decider(`decider-${m.index}-${i}`));
@@ -178,18 +183,6 @@ async function clientMain(): Promise<void> {
 // --- orchestrator -----------------------------------------------------------------------------------
 
 const progress = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
-const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN; };
-const fmt = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
-
-/** user+system CPU ms of a process, from /proc (Linux). */
-function cpuMsOf(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10; // utime, stime in clock ticks (USER_HZ 100)
-  } catch { return NaN; }
-}
-
 class ClientProc {
   private readonly proc: ChildProcess;
   private waiters: { resolve(m: FromClient): void; reject(e: Error): void }[] = [];
@@ -219,7 +212,7 @@ class ClientProc {
   }
 }
 
-interface Phase { gaps: Record<string, number[]>; inFlight: number; total: number; secs: number; latencies: number[]; clientCpuMs: number; engineCpuMs: number; natsCpuMs: number; errors: number; firstError?: string }
+interface Phase { gaps: Record<string, number[]>; inFlight: number; total: number; calls: number; secs: number; latencies: number[]; clientCpuMs: number; engineCpuMs: number; natsCpuMs: number; errors: number; firstError?: string }
 
 async function phase(clients: ClientProc[], tag: string, inFlight: number, rounds: number, enginePid: number, natsPid: number): Promise<Phase> {
   const share = (n: number, i: number) => Math.floor(n / clients.length) + (i < n % clients.length ? 1 : 0);
@@ -235,7 +228,7 @@ async function phase(clients: ClientProc[], tag: string, inFlight: number, round
   const gaps: Record<string, number[]> = {};
   for (const d of done) for (const [k, xs] of Object.entries(d.gaps)) (gaps[k] ??= []).push(...xs);
   return {
-    gaps, inFlight, total: latencies.length, secs, latencies,
+    gaps, inFlight, total: latencies.length, calls: done.reduce((n, d) => n + d.calls, 0), secs, latencies,
     clientCpuMs: done.reduce((s, d) => s + d.cpuMs, 0), engineCpuMs: cpuMsOf(enginePid) - e0, natsCpuMs: cpuMsOf(natsPid) - n0,
     errors: done.reduce((s, d) => s + d.errors, 0), firstError: done.find((d) => d.firstError)?.firstError,
   };
@@ -269,15 +262,12 @@ async function main(): Promise<void> {
       rows.push(await phase(clients, `tp${inFlight}`, inFlight, inFlight === 1 ? 40 : ROUNDS, engine.pid, server.proc.pid!));
     }
 
-    const head = ['in flight', 'workflows', 'secs', 'workflows/s', 'start→close p50 ms', 'p99 ms', 'engine CPU %', 'nats CPU %', 'clients CPU %', 'errors'];
-    const table = [head, ...rows.map((r) => [
-      String(r.inFlight), String(r.total), fmt(r.secs, 2), fmt(r.total / r.secs), fmt(pct(r.latencies, 50)), fmt(pct(r.latencies, 99)),
-      fmt((r.engineCpuMs / 10) / r.secs, 0), fmt((r.natsCpuMs / 10) / r.secs, 0), fmt((r.clientCpuMs / 10) / r.secs, 0), String(r.errors),
-    ])];
-    const widths = head.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-    console.log(`| ${table[0]!.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`);
-    console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-    for (const r of table.slice(1)) console.log(`| ${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`);
+    printTable(['in flight', 'workflows', 'secs', 'workflows/s', 'start→close p50 ms', 'p99 ms', 'calls/wf', 'engine CPU ms/wf', 'engine CPU ms/call', 'engine CPU %', 'nats CPU %', 'clients CPU %', 'errors'],
+      rows.map((r) => [
+        String(r.inFlight), String(r.total), fmt(r.secs, 2), fmt(r.total / r.secs), fmt(pct(r.latencies, 50)), fmt(pct(r.latencies, 99)),
+        fmt(r.calls / r.total), fmt(r.engineCpuMs / r.total, 2), fmt(r.engineCpuMs / r.calls, 3),
+        fmt((r.engineCpuMs / 10) / r.secs, 0), fmt((r.natsCpuMs / 10) / r.secs, 0), fmt((r.clientCpuMs / 10) / r.secs, 0), String(r.errors),
+      ]));
     console.log('\nwhere a run\'s time goes (mean ms between history events, sampled runs; Started→Completed includes the client\'s round trips):');
     const kinds = [...new Set(rows.flatMap((r) => Object.keys(r.gaps)))];
     const mean = (xs: number[] | undefined) => (xs?.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
