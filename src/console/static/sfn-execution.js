@@ -34,7 +34,8 @@ function stateRows(events, closedAt, now) {
       open.set(name, [...(open.get(name) ?? []), row]);
     } else if (e.type.endsWith('StateExited')) {
       const row = open.get(name)?.shift();
-      if (row) { row.segs[0].to = e.at; row.segs[0].cls = 'done ok'; }
+      // Left after an error (a Catch took it): orange, not green.
+      if (row) { row.segs[0].to = e.at; row.segs[0].cls = row.marks.length ? 'done timeout' : 'done ok'; }
     } else if (/Failed$|TimedOut$|Aborted$/.test(e.type)) {
       const target = e.type.startsWith('Execution') ? run : rows[rows.length - 1];
       target.marks.push({ at: e.at, cls: 'failure', title: `${e.id} ${e.type}` });

@@ -40,7 +40,7 @@ export function stateStatuses(events, definition) {
       // A Catch of an errored state moves the execution to its target.
       for (let i = stack.length - 1; i >= 0; i--) {
         const x = of(stack[i]);
-        if (x.error !== undefined && catches.get(stack[i])?.has(d.name)) {
+        if (x.failing && catches.get(stack[i])?.has(d.name)) {
           x.status = 'caught';
           x.open = 0;
           stack.splice(i, 1);
@@ -50,6 +50,7 @@ export function stateStatuses(events, definition) {
       s.entered++;
       s.open++;
       s.status = 'running';
+      s.failing = false;
       s.input = d.input;
       s.enteredAt = e.timestamp;
       stack.push(d.name);
@@ -59,7 +60,9 @@ export function stateStatuses(events, definition) {
       s.exited++;
       s.open = Math.max(0, s.open - 1);
       s.output = d.output;
-      if (s.open === 0) s.status = 'passed';
+      // Left with an error raised and not retried: a Catch took it (AWS records the exit then too).
+      if (s.open === 0) s.status = s.failing ? 'caught' : 'passed';
+      s.failing = false;
       const i = stack.lastIndexOf(d.name);
       if (i >= 0) stack.splice(i, 1);
     } else if (e.type === 'ParallelStateFailed' || e.type === 'MapStateFailed') {
@@ -70,7 +73,7 @@ export function stateStatuses(events, definition) {
         inner.open = 0;
       }
       const name = stack[stack.length - 1];
-      if (name !== undefined) of(name).error = 'States.BranchFailed';
+      if (name !== undefined) Object.assign(of(name), { error: 'States.BranchFailed', failing: true });
     } else if (FAILURE.test(e.type) && !e.type.startsWith('Execution')) {
       const name = stack[stack.length - 1];
       if (name !== undefined) {
@@ -78,11 +81,16 @@ export function stateStatuses(events, definition) {
         if (s.error !== undefined) s.retries++;
         s.error = d.error ?? e.type;
         s.cause = d.cause;
+        s.failing = true;
       }
+    } else if (/Scheduled$/.test(e.type)) {
+      // A retry schedules the work again.
+      const name = stack[stack.length - 1];
+      if (name !== undefined) of(name).failing = false;
     } else if (e.type === 'ExecutionFailed' || e.type === 'ExecutionTimedOut' || e.type === 'ExecutionAborted') {
       for (const name of stack) {
         const s = of(name);
-        if (s.status === 'running') s.status = s.error !== undefined || e.type !== 'ExecutionAborted' ? 'failed' : 'aborted';
+        if (s.status === 'running') s.status = s.failing || e.type !== 'ExecutionAborted' ? 'failed' : 'aborted';
       }
       stack.length = 0;
     }
