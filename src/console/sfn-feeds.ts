@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { FeedLoop } from './feed-loop.js';
 import type { ServiceContext } from '../service/context.js';
 import { requireExecution } from '../sfn/execution-lookup.js';
 import { describeExecution } from '../sfn/operations/describe-execution.js';
@@ -34,49 +35,25 @@ interface Feed { arn: string; sink: SfnSink; sent: number; status: string; final
  * the history grew or the status changed; a closed execution's feed ends once everything is sent.
  */
 export class SfnFeeds {
-  private readonly feeds = new Set<Feed>();
-  private timer: NodeJS.Timeout | undefined;
-  private running = false;
+  private readonly loop: FeedLoop<Feed>;
 
-  constructor(private readonly ctx: ServiceContext, private readonly log: Logger, private readonly intervalMs = 300) {}
+  constructor(private readonly ctx: ServiceContext, private readonly log: Logger, intervalMs = 300) {
+    this.loop = new FeedLoop<Feed>(async (feeds) => { await Promise.all(feeds.map((f) => this.refresh(f))); }, intervalMs);
+  }
 
   get size(): number {
-    return this.feeds.size;
+    return this.loop.size;
   }
 
   /** Starts a feed; the first update (the whole history and the definition) follows at once. */
   watch(arn: string, sink: SfnSink): () => void {
     const feed: Feed = { arn, sink, sent: 0, status: '', final: false, detached: false, busy: false };
-    this.feeds.add(feed);
     void this.refresh(feed);
-    this.schedule();
-    return () => { feed.detached = true; this.feeds.delete(feed); };
+    return this.loop.add(feed);
   }
 
   stop(): void {
-    for (const f of this.feeds) f.detached = true;
-    this.feeds.clear();
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  private schedule(): void {
-    if (this.timer || this.feeds.size === 0) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.tick().finally(() => this.schedule());
-    }, this.intervalMs);
-    this.timer.unref();
-  }
-
-  private async tick(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
-      await Promise.all([...this.feeds].map((f) => this.refresh(f)));
-    } finally {
-      this.running = false;
-    }
+    this.loop.stop();
   }
 
   private async refresh(feed: Feed): Promise<void> {

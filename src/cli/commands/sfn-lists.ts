@@ -6,6 +6,10 @@ import { collectPages, MAX_PAGE } from './lists.js';
 
 export const SFN_STATUSES = ['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED', 'PENDING_REDRIVE'] as const;
 
+export const stateMachineFlag: FlagSpecs = {
+  'state-machine': { type: 'string', value: 'ARN|NAME', help: 'the state machine (an ARN, or its name)', required: true },
+};
+
 export const pagingFlags: FlagSpecs = {
   limit: { type: 'string', value: 'N', help: 'at most N items' },
   'page-size': { type: 'string', value: 'N', help: `items per request (default ${MAX_PAGE})` },
@@ -55,7 +59,7 @@ export const sfnExecutionsCommand: Command = {
   summary: 'list the executions of a state machine',
   usage: 'sfn executions --state-machine ARN|NAME [--status S] [--limit N] [--page-size N]',
   flags: {
-    'state-machine': { type: 'string', value: 'ARN|NAME', help: 'the state machine (an ARN, or its name)', required: true },
+    ...stateMachineFlag,
     status: { type: 'string', value: 'S', help: 'only executions with this status', oneOf: SFN_STATUSES },
     ...pagingFlags,
   },

@@ -2,7 +2,7 @@ import { UsageError, positiveInt, str, type FlagSpecs } from '../args.js';
 import type { Command, CommandContext } from '../context.js';
 import { isoTime, keyValues } from '../format.js';
 import { formatSfnTimeline, timelineLine, type SfnHistoryEvent } from '../sfn-timeline.js';
-import { stateMachineArn } from './sfn-lists.js';
+import { stateMachineArn, stateMachineFlag } from './sfn-lists.js';
 
 const executionFlag: FlagSpecs = { execution: { type: 'string', value: 'ARN', help: 'the execution ARN', required: true } };
 
@@ -95,7 +95,7 @@ export const sfnStartCommand: Command = {
   summary: 'start an execution of a state machine (--wait: follow it to its end)',
   usage: 'sfn start --state-machine ARN|NAME [--name N] [--input JSON] [--wait [--timeout S]]',
   flags: {
-    'state-machine': { type: 'string', value: 'ARN|NAME', help: 'the state machine (an ARN, or its name)', required: true },
+    ...stateMachineFlag,
     name: { type: 'string', value: 'N', help: 'the execution name (default: a UUID)' },
     input: { type: 'string', value: 'JSON', help: 'the execution input, a JSON text (default {})' },
     wait: { type: 'boolean', help: 'follow the execution, printing its history as it grows, until it ends' },
