@@ -158,6 +158,8 @@ describe('Step Functions in the web console', () => {
     const each = page.locator('svg.sfn-graph g.sfn-group[data-state="Each"]');
     expect(await each.getAttribute('data-type')).toBe('Map');
     expect(await each.locator('g.sfn-branch g.sfn-state[data-state="Item"]').count()).toBe(1);
+    await expect(each.getAttribute('data-iterations')).resolves.toBe('3');
+    await expect(each.locator('> text.name').textContent()).resolves.toBe('Each · Map · 3 iterations');
     await page.locator('svg.sfn-graph g.sfn-group[data-state="Each"][data-status="passed"]').waitFor();
     for (const name of ['Both', 'Left', 'Right', 'Item']) expect(await status(name)).toBe('passed');
     // The groups hold their states inside their own box.

@@ -153,8 +153,13 @@ export function renderGraph(laid, onPick) {
 export function paintStatus(root, statuses) {
   const running = [];
   for (const g of root.querySelectorAll('[data-state]')) {
-    const s = statuses.get(g.dataset.state)?.status ?? 'idle';
+    const st = statuses.get(g.dataset.state);
+    const s = st?.status ?? 'idle';
     g.dataset.status = s;
+    if (g.dataset.type === 'Map' && st?.iterations) {
+      g.dataset.iterations = String(st.iterations);
+      g.querySelector(':scope > text.name').textContent = `${g.dataset.state} · Map · ${st.iterations} iteration${st.iterations === 1 ? '' : 's'}`;
+    }
     if (s === 'running') running.push(g.dataset.state);
   }
   root.dataset.running = running.join(',');

@@ -21,7 +21,7 @@ function catchTargets(graph, out = new Map(), types = new Map()) {
 const FAILURE = /(Failed|TimedOut|ScheduleFailed|StartFailed|SubmitFailed)$/;
 
 /**
- * name → { status, entered, exited, input, output, error, cause, retries }. A state is `running`
+ * name → { status, entered, exited, input, output, error, cause, retries, iterations (Map) }. A state is `running`
  * while entered more often than exited; `failed` when an error was raised in it and nothing caught it;
  * `caught` when a Catch of it moved the execution on; `passed` once exited.
  */
@@ -65,6 +65,9 @@ export function stateStatuses(events, definition) {
       s.failing = false;
       const i = stack.lastIndexOf(d.name);
       if (i >= 0) stack.splice(i, 1);
+    } else if (e.type === 'MapIterationStarted') {
+      const map = [...stack].reverse().find((n) => types.get(n) === 'Map');
+      if (map !== undefined) of(map).iterations = (of(map).iterations ?? 0) + 1;
     } else if (e.type === 'ParallelStateFailed' || e.type === 'MapStateFailed') {
       // The branch states left open end with it; the group itself holds the error now.
       while (stack.length && !/^(Parallel|Map)$/.test(types.get(stack[stack.length - 1]))) {
