@@ -151,5 +151,7 @@ export async function sfnExecutionPage(arn) {
   es.addEventListener('error', () => {
     if (es.readyState !== EventSource.OPEN && execution?.status === 'RUNNING') { live.className = 'live off'; live.textContent = 'reconnecting…'; }
   });
-  window.addEventListener('pagehide', () => es.close());
+  // A running execution's timeline and duration grow between messages.
+  const ticker = setInterval(() => { if (execution?.status === 'RUNNING') render(); }, 1000);
+  window.addEventListener('pagehide', () => { es.close(); clearInterval(ticker); });
 }
