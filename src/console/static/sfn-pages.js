@@ -1,6 +1,6 @@
 // The Step Functions pages: state machines and activities, one state machine (its graph, versions and
 // aliases where the engine serves them, its executions by status, paged), and the execution page.
-import { app, dateTime, enc, h, setCrumbs, sfn, showError } from './ui.js';
+import { app, dateTime, h, setCrumbs, sfn, showError } from './ui.js';
 import { layoutDefinition, renderGraph } from './sfn-graph.js';
 import { sfnExecutionPage } from './sfn-execution.js';
 import { executionHref, machineHref, sfnBadge, sfnHome } from './sfn-links.js';
