@@ -8,6 +8,7 @@ import { domainsCommand, executionsCommand } from './commands/lists.js';
 import { describeCommand, historyCommand, signalCommand, terminateCommand } from './commands/runs.js';
 import { clusterCommand } from './commands/cluster.js';
 import { quarantineCommand } from './commands/quarantine.js';
+import { SFN_COMMANDS, sfnGroupCommand } from './commands/sfn.js';
 
 const DEFAULT_NATS = 'nats://127.0.0.1:4222';
 
@@ -20,8 +21,11 @@ export const GLOBAL_FLAGS: FlagSpecs = {
 
 export const COMMANDS: readonly Command[] = [
   serveCommand, demoCommand, domainsCommand, executionsCommand, describeCommand, historyCommand,
-  signalCommand, terminateCommand, machinesCommand, clusterCommand, quarantineCommand,
+  signalCommand, terminateCommand, machinesCommand, clusterCommand, quarantineCommand, sfnGroupCommand,
 ];
+
+/** A command by its full name (`history`, `sfn history`). */
+const findCommand = (name: string): Command | undefined => [...COMMANDS, ...SFN_COMMANDS].find((c) => c.name === name);
 
 export function generalUsage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -153,8 +157,19 @@ export async function runCli(argv: readonly string[], io: CliIO, env: NodeJS.Pro
       io.out(c ? commandHelp(c) : generalUsage());
       return 0;
     }
-    const command = COMMANDS.find((c) => c.name === name);
+    let command = COMMANDS.find((c) => c.name === name);
     if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
+    if (command === sfnGroupCommand) {
+      // `sfn <command>`: the subcommand is the next argument that is not a flag.
+      const sub = commandIndex(rest);
+      if (sub < 0) {
+        if (rest.includes('--help') || rest.includes('-h')) { io.out(commandHelp(sfnGroupCommand)); return 0; }
+        throw new UsageError('no sfn command given', 'sfn');
+      }
+      command = findCommand(`sfn ${rest[sub]}`);
+      if (!command) throw new UsageError(`unknown sfn command ${JSON.stringify(rest[sub])}`, 'sfn');
+      rest.splice(sub, 1);
+    }
     const specs: FlagSpecs = { ...GLOBAL_FLAGS, ...command.flags };
     const { flags, positionals } = parseArgs(rest, specs, command.name);
     if (flags.help) {
@@ -176,7 +191,7 @@ export async function runCli(argv: readonly string[], io: CliIO, env: NodeJS.Pro
     return (await command.run(ctx)) ?? 0;
   } catch (e) {
     if (e instanceof UsageError) {
-      const c = e.command === undefined ? undefined : COMMANDS.find((x) => x.name === e.command);
+      const c = e.command === undefined ? undefined : findCommand(e.command);
       io.err(`actorflow${c ? ` ${c.name}` : ''}: ${e.message}`);
       io.err(c ? `usage: actorflow ${c.usage}\nRun "actorflow ${c.name} --help" for its options.` : `\n${generalUsage()}`);
       return 2;

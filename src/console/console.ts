@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname } from 'node:path';
@@ -10,10 +11,14 @@ import type { Router } from '../engine/router.js';
 import type { ServiceContext } from '../service/context.js';
 import type { HttpGateway } from '../transport/http-gateway.js';
 import { hostAllowed } from '../transport/host-check.js';
-import { authorizeDomains } from '../transport/domain-access.js';
+import { authorizeDomains, authorizeService } from '../transport/domain-access.js';
 import { mountLogin, sessionInfo } from './console-login.js';
-import { RunFeeds, type FeedSink, type RunUpdate } from './run-feeds.js';
+import { RunFeeds } from './run-feeds.js';
+
+/** What an SSE stream is fed by (RunFeeds for SWF runs, SfnFeeds for Step Functions executions). */
+interface EventSink<U> { update(u: U): void; error(message: string): void; ready(): boolean }
 import { machineGraphs, Replayer, type MachineGraphs } from './run-snapshot.js';
+import { SfnFeeds } from './sfn-feeds.js';
 
 const STATIC_DIR = fileURLToPath(new URL('./static/', import.meta.url));
 const TYPES: Record<string, string> = {
@@ -25,6 +30,8 @@ const TYPES: Record<string, string> = {
 /** Everything the page loads comes from this node: no CDN, no inline script. */
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'";
 const KEEPALIVE_MS = 15_000;
+/** The graph layout library the Step Functions pages use, served from the installed package (no CDN). */
+const VENDOR: Readonly<Record<string, string>> = { 'elk.bundled.js': createRequire(import.meta.url).resolve('elkjs/lib/elk.bundled.js') };
 
 /** The parts of an engine node the console uses. */
 /** What the console uses of a node (named here, not taken from node.ts: the node mounts the console). */
@@ -32,6 +39,7 @@ export interface ConsoleNode { owner: PartitionOwner; router: Router; nats: Nats
 
 export interface WebConsole {
   feeds: RunFeeds;
+  sfnFeeds: SfnFeeds;
   graphs: MachineGraphs;
   stop(): void;
 }
@@ -43,7 +51,10 @@ export interface WebConsole {
  * - `/console/api/machines`: the four machine definitions as graphs;
  * - `/console/api/executions/<domain>/<workflowId>/<runId>`: the run's history, summary and actors (JSON);
  * - `/console/api/executions/<domain>/<workflowId>/<runId>/events`: the same as server-sent events,
- *   a first message with the whole history, then one per change (see RunFeeds).
+ *   a first message with the whole history, then one per change (see RunFeeds);
+ * - `/console/api/sfn/events?executionArn=<arn>`: a Step Functions execution as server-sent events
+ *   (its definition and history, then what changes; see SfnFeeds);
+ * - `/console/static/vendor/elk.bundled.js`: elkjs from node_modules, which lays out state machine graphs.
  * Reads and actions of the pages (list domains, types and executions, signal, cancel, terminate) are
  * AWS JSON 1.0 requests to POST / with X-Amz-Target: the same operations table as every client.
  *
@@ -60,12 +71,16 @@ export function mountConsole(node: ConsoleNode): WebConsole {
   const feeds = new RunFeeds({
     owner: node.owner, router: node.router, nats: node.nats, store: node.ctx.store, clock: node.ctx.clock, log: node.log.child({ c: 'console' }),
   }, graphs, replayer);
+  const sfnFeeds = new SfnFeeds(node.ctx, node.log.child({ c: 'console' }));
   const files = new Set(readdirSync(STATIC_DIR).filter((f) => Object.hasOwn(TYPES, extname(f))));
   // With access keys the console asks for one (a sign-in form, then a session cookie) and shows what it may use.
   const sessions = http.config.accessKeys.size > 0 ? mountLogin(http, node.ctx.tokens.derivedKey('console-session'), node.log.child({ c: 'console' })) : undefined;
 
   const page = async (res: ServerResponse, head: boolean) => sendFile(res, 'index.html', head);
   const sendFile = async (res: ServerResponse, name: string, head: boolean) => {
+    if (Object.hasOwn(VENDOR, name.slice('vendor/'.length)) && name.startsWith('vendor/')) {
+      return send(res, 200, TYPES['.js']!, await readFile(VENDOR[name.slice('vendor/'.length)]!), head);
+    }
     if (!files.has(name)) return send(res, 404, 'text/plain; charset=utf-8', 'not found', head);
     const body = await readFile(`${STATIC_DIR}${name}`);
     return send(res, 200, TYPES[extname(name)]!, body, head);
@@ -105,6 +120,15 @@ export function mountConsole(node: ConsoleNode): WebConsole {
     }
     if (path === '/console/api/session') return json(res, 200, session ? sessionInfo(session, limit) : {}, head);
     if (path === '/console/api/machines') return json(res, 200, graphs, head);
+    if (path === '/console/api/sfn/events') {
+      const executionArn = new URL(req.url ?? '/', 'http://console').searchParams.get('executionArn') ?? '';
+      try {
+        if (session) authorizeService(limit, session.accessKeyId, { service: 'AWSStepFunctions', action: 'GetExecutionHistory' });
+      } catch (e) {
+        return json(res, 403, { __type: (e as Error).name, message: (e as Error).message }, head);
+      }
+      return serveEvents(res, head, (sink) => sfnFeeds.watch(executionArn, sink));
+    }
     if (path.startsWith('/console/api/executions/')) {
       const parts = path.slice('/console/api/executions/'.length).split('/');
       let ids: string[];
@@ -136,7 +160,7 @@ export function mountConsole(node: ConsoleNode): WebConsole {
   });
 
   node.log.info({ url: `${http.url}/console/`, signIn: sessions !== undefined }, 'web console');
-  return { feeds, graphs, stop: () => feeds.stop() };
+  return { feeds, sfnFeeds, graphs, stop: () => { feeds.stop(); sfnFeeds.stop(); } };
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer, head: boolean): void {
@@ -156,7 +180,7 @@ function json(res: ServerResponse, status: number, value: unknown, head: boolean
  * stream as a request in flight, so a graceful stop does not wait for it: the gateway's
  * closeAllConnections ends it, and its close ends the feed).
  */
-function serveEvents(res: ServerResponse, head: boolean, watch: (sink: FeedSink) => () => void): void {
+function serveEvents<U>(res: ServerResponse, head: boolean, watch: (sink: EventSink<U>) => () => void): void {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform',
     connection: 'keep-alive', 'x-accel-buffering': 'no', 'x-content-type-options': 'nosniff',
@@ -165,7 +189,7 @@ function serveEvents(res: ServerResponse, head: boolean, watch: (sink: FeedSink)
   res.write('retry: 2000\n\n');
   const write = (event: string, data: unknown) => { res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`); };
   const unwatch = watch({
-    update: (u: RunUpdate) => write('run', u),
+    update: (u: U) => write('run', u),
     error: (message) => { write('failure', { message }); },
     ready: () => !res.writableNeedDrain && !res.destroyed,
   });

@@ -7,6 +7,7 @@ import type { RunKey } from '../swf/kind/execution.js';
 import type { PartitionOwner } from '../swf/kind/partition-owner.js';
 import type { Router } from '../engine/router.js';
 import type { HistoryStore } from '../history/history-store.js';
+import { FeedLoop } from './feed-loop.js';
 import { actorViews, runInfo, type ActorSource, type ActorView, type MachineGraphs, type Replayer, type RunInfo } from './run-snapshot.js';
 
 /** What a feed pushes: the events appended since the last message, the run's summary, its actors. */
@@ -69,24 +70,25 @@ const idOf = (k: { domain: string; workflowId: string; runId: string }) => `${k.
  * only when something it shows changed (new events, an actor's state, an armed deadline).
  */
 export class RunFeeds {
-  private readonly feeds = new Set<Feed>();
-  private timer: NodeJS.Timeout | undefined;
-  private running = false;
+  private readonly loop: FeedLoop<Feed>;
 
   constructor(private readonly host: FeedHost, private readonly graphs: MachineGraphs, private readonly replayer: Replayer,
-    private readonly intervalMs = 300) {}
+    intervalMs = 300) {
+    this.loop = new FeedLoop<Feed>(async (feeds) => {
+      const live = this.liveIds();
+      await Promise.all(feeds.map((f) => this.refresh(f, live).catch((err: unknown) => this.failed(f, err))));
+    }, intervalMs);
+  }
 
   get size(): number {
-    return this.feeds.size;
+    return this.loop.size;
   }
 
   /** Starts a feed; the first update (the whole history) follows at once. Returns the unsubscribe. */
   watch(key: RunKey, sink: FeedSink): () => void {
     const feed: Feed = { key, id: idOf(key), subject: this.host.owner.subject(key), sink, sent: 0, fingerprint: '', source: undefined, final: false, detached: false, busy: false };
-    this.feeds.add(feed);
     void this.refresh(feed, this.liveIds()).catch((err: unknown) => this.failed(feed, err));
-    this.schedule();
-    return () => { feed.detached = true; this.feeds.delete(feed); };
+    return this.loop.add(feed);
   }
 
   /** One update for a one-shot read (GET …/<runId>): the same payload as a feed's first message. */
@@ -102,34 +104,11 @@ export class RunFeeds {
   }
 
   stop(): void {
-    for (const f of this.feeds) f.detached = true;
-    this.feeds.clear();
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  private schedule(): void {
-    if (this.timer || this.feeds.size === 0) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.tick().finally(() => this.schedule());
-    }, this.intervalMs);
-    this.timer.unref();
+    this.loop.stop();
   }
 
   private liveIds(): Set<string> {
     return new Set(this.host.owner.liveRuns().map(idOf));
-  }
-
-  private async tick(): Promise<void> {
-    if (this.running || this.feeds.size === 0) return;
-    this.running = true;
-    try {
-      const live = this.liveIds();
-      await Promise.all([...this.feeds].map((f) => this.refresh(f, live).catch((err: unknown) => this.failed(f, err))));
-    } finally {
-      this.running = false;
-    }
   }
 
   private failed(feed: Feed, err: unknown): void {

@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_WORKFLOW, registerOrderTypes } from '../../src/demo/order-fulfilment.js';
 import type { RunUpdate } from '../../src/console/run-feeds.js';
+import type { SfnUpdate } from '../../src/console/sfn-feeds.js';
 import type { MachineGraphs } from '../../src/console/run-snapshot.js';
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
 import { until } from '../helpers/until.js';
@@ -116,6 +117,45 @@ describe('console API', () => {
     const missing = openFeed(feedPath('snap-1', 'no-such-run'));
     await until(() => missing.failures.length === 1, { message: 'a failure event for an unknown run' });
     expect(missing.failures[0]).toMatch(/Unknown execution/);
+    await missing.close();
+  });
+
+  it('serves elkjs from the package, and a Step Functions execution as SSE: definition, history, then what changes', async () => {
+    const elk = await fetch(`${base}/console/static/vendor/elk.bundled.js`);
+    expect(elk.status).toBe(200);
+    expect(elk.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(await elk.text()).toContain('ELK');
+    expect((await fetch(`${base}/console/static/vendor/elk-worker.js`)).status).toBe(404);
+
+    const definition = JSON.stringify({ StartAt: 'Nap', States: { Nap: { Type: 'Wait', Seconds: 600, End: true } } });
+    const { stateMachineArn } = await e.client.call<{ stateMachineArn: string }>('CreateStateMachine', { name: `console-api-${process.pid}`, roleArn: 'arn:aws:iam::000000000000:role/r', definition });
+    const { executionArn } = await e.client.call<{ executionArn: string }>('StartExecution', { stateMachineArn, input: '{"a":1}' });
+    const feed = openFeed(`/console/api/sfn/events?executionArn=${encodeURIComponent(executionArn)}`);
+    const updates = feed.updates as unknown as SfnUpdate[];
+    await until(() => updates.some((u) => u.events.some((x) => x.type === 'WaitStateEntered')), { message: 'the Wait entered' });
+    expect(updates[0]).toMatchObject({ reset: true, from: 0, definition, execution: { executionArn, status: 'RUNNING', input: '{"a":1}' } });
+    expect(updates.flatMap((u) => u.events).map((x) => x.type)).toEqual(['ExecutionStarted', 'WaitStateEntered']);
+    const before = updates.length;
+    await new Promise((r) => setTimeout(r, 900));
+    expect(updates.length).toBe(before); // nothing changed: nothing sent
+
+    await e.client.call('StopExecution', { executionArn, error: 'Api.Stop' });
+    await until(() => updates.at(-1)?.execution.status === 'ABORTED', { message: 'the stop pushed' });
+    const last = updates.at(-1)!;
+    expect(last.reset).toBe(false);
+    expect(last.definition).toBeUndefined(); // sent once, with the first message
+    // The history is appended before the record says ABORTED: the event may come a message earlier.
+    expect(updates.flatMap((u) => u.events).map((x) => x.type)).toEqual(['ExecutionStarted', 'WaitStateEntered', 'ExecutionAborted']);
+    expect(last.from + last.events.length).toBe(3);
+    await feed.close();
+
+    const bad = openFeed('/console/api/sfn/events?executionArn=nope');
+    await until(() => bad.failures.length === 1, { message: 'a failure event for a malformed ARN' });
+    expect(bad.failures[0]).toMatch(/^InvalidArn: /);
+    await bad.close();
+    const missing = openFeed(`/console/api/sfn/events?executionArn=${encodeURIComponent(`${executionArn}-gone`)}`);
+    await until(() => missing.failures.length === 1, { message: 'a failure event for an unknown execution' });
+    expect(missing.failures[0]).toMatch(/^ExecutionDoesNotExist: /);
     await missing.close();
   });
 

@@ -1,49 +1,38 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFUSED_MESSAGE } from '../../src/console/console-login.js';
 import { ORDER_WORKFLOW, registerOrderTypes } from '../../src/demo/order-fulfilment.js';
 import { parseAccessKeys } from '../../src/transport/access-keys.js';
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
+import { openConsoleBrowser, type ConsoleBrowser } from './browser.js';
 
 /**
  * The web console behind access keys, in headless Chromium: a sign-in form, a wrong secret refused
  * with a clear message, a key limited to one domain sees only that domain, a full key sees all.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = 'test-results/console';
 const mine = uniqueDomain('mine');
 const theirs = uniqueDomain('theirs');
 const KEYS = parseAccessKeys(`AKIDFULL:full-secret,AKIDLIMITED:limited-secret:${mine}`, 'test');
 
 let engine: TestEngine;
+let opened: ConsoleBrowser;
 let browser: BrowserContext;
 let page: Page;
 let base: string;
-let userDataDir: string;
-const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+const shot = (name: string) => opened.shot(name);
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`The console test needs headless Chromium at ${CHROMIUM} (apt-get install -y chromium).`);
-  mkdirSync(SHOTS, { recursive: true });
   engine = await startTestEngine({ http: { port: 0, accessKeys: KEYS } });
   base = engine.node.http!.url;
   for (const d of [mine, theirs]) await registerOrderTypes(engine.client, d);
-  userDataDir = mkdtempSync(join(tmpdir(), 'af-console-login-'));
-  browser = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM, headless: true, viewport: { width: 1280, height: 800 }, timeout: 20_000,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = browser.pages()[0] ?? await browser.newPage();
-  page.on('pageerror', (e) => { throw e; });
+  opened = await openConsoleBrowser(base);
+  page = opened.page;
+  browser = page.context();
 }, 40_000);
 
 afterAll(async () => {
-  await browser?.close().catch(() => undefined);
+  await opened?.close();
   await engine?.stop();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
 }, 30_000);
 
 async function signIn(id: string, secret: string): Promise<void> {
@@ -88,6 +77,10 @@ describe('web console behind access keys', () => {
     const other = await page.request.get(`${base}/console/api/executions/${theirs}/signed-in/${runId}`);
     expect(other.status()).toBe(403);
     expect(await other.json()).toMatchObject({ __type: 'OperationNotPermittedFault' });
+    // Step Functions has no domains: a key limited to some is refused it, the live feed too.
+    const sfnFeed = await page.request.get(`${base}/console/api/sfn/events?executionArn=arn:aws:states:us-east-1:000000000000:execution:sm:x`);
+    expect(sfnFeed.status()).toBe(403);
+    expect(await sfnFeed.json()).toMatchObject({ __type: 'AccessDeniedException' });
 
     // Signing out ends the session; the full key then sees every domain.
     await page.click('[data-testid="sign-out"]');

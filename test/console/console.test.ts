@@ -1,64 +1,41 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideOrder, ORDER_STEPS, ORDER_WORKFLOW, orderHandlers, registerOrderTypes } from '../../src/demo/order-fulfilment.js';
 import { ActivityWorker, type ActivityHandler } from '../../src/sdk/activity-worker.js';
 import { Decider } from '../../src/sdk/decider.js';
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
 import { until } from '../helpers/until.js';
+import { openConsoleBrowser, type ConsoleBrowser } from './browser.js';
 
 /**
  * The web console in real headless Chromium (Debian's `chromium`, driven by playwright-core): the
  * order workflow, slowed down to a few seconds, is listed, its page shows the history and the
  * machines' diagrams moving on live over SSE, and the terminate button closes another execution.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = 'test-results/console';
 const STEP_MS = 700;
 
 let engine: TestEngine;
-let browser: BrowserContext;
+let browser: ConsoleBrowser;
 let page: Page;
 let base: string;
-let userDataDir: string;
+let shot: ConsoleBrowser['shot'];
 let stopParticipants: () => Promise<void>;
 const domain = uniqueDomain('console');
 let pageSawStarted!: () => void;
 const seenStarted = new Promise<void>((resolve) => { pageSawStarted = resolve; });
-const foreign: string[] = [];
+let foreign: string[] = [];
 
-const shot = (name: string, fullPage = true) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The highlighted (current) state of the first diagram of a machine on the page. */
 const current = (machine: string) => page.locator(`svg.machine[data-machine="${machine}"]`).first().getAttribute('data-current');
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`The console test needs headless Chromium at ${CHROMIUM}, which is not installed: `
-      + 'run `apt-get install -y chromium` (scripts/ensure-deps.sh and .ci/run do it as root).');
-  }
-  mkdirSync(SHOTS, { recursive: true });
   engine = await startTestEngine({ http: { port: 0, accessKeys: {} } });
   base = engine.node.http!.url;
-  userDataDir = mkdtempSync(join(tmpdir(), 'af-console-chromium-'));
-  try {
-    browser = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1360, height: 900 },
-      timeout: 20_000,
-    });
-  } catch (e) {
-    throw new Error(`Headless Chromium (${CHROMIUM}) failed to start: ${(e as Error).message}`, { cause: e });
-  }
-  page = browser.pages()[0] ?? await browser.newPage();
-  // Everything the console loads comes from the node itself (no CDN).
-  page.on('request', (r) => { if (!r.url().startsWith(base) && !r.url().startsWith('data:')) foreign.push(r.url()); });
-  page.on('pageerror', (e) => { throw e; });
+  browser = await openConsoleBrowser(base);
+  page = browser.page;
+  foreign = browser.foreign;
+  shot = browser.shot;
 
   await registerOrderTypes(engine.client, domain);
   // The demo's participants, with every activity taking STEP_MS: the run lasts a few seconds. The
@@ -76,10 +53,9 @@ beforeAll(async () => {
 }, 40_000);
 
 afterAll(async () => {
-  await browser?.close().catch(() => undefined);
+  await browser?.close();
   await stopParticipants?.();
   await engine?.stop();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
 }, 30_000);
 
 describe('web console', () => {
@@ -140,6 +116,11 @@ describe('web console', () => {
     const completed = rows.last();
     await completed.locator('summary').click();
     await expect(completed.locator('pre').textContent()).resolves.toContain('order fulfilled');
+    // The user's workflow beside the machines: four activities in their swimlane, each completed.
+    const lane = page.locator('#swimlanes g.lane[data-lane="activities"]');
+    await expect(lane.getAttribute('data-count')).resolves.toBe('4');
+    expect(await lane.locator('g.item[data-state="completed"]').count()).toBe(4);
+    await expect(page.locator('#swimlanes g.lane[data-lane="timers"]').getAttribute('data-count')).resolves.toBe('0');
     for (const b of ['signal', 'request-cancel', 'terminate']) expect(await page.locator(`button[data-action="${b}"]`).isDisabled()).toBe(true);
     await shot('04-execution-completed');
   }, 50_000);
@@ -153,6 +134,10 @@ describe('web console', () => {
     await page.locator('svg.machine[data-machine="decisionTask"][data-current="scheduled"]').waitFor();
     expect(await current('workflowExecution')).toBe('open');
     await expect(page.locator('article.actor[data-machine="workflowExecution"] ul.armed li').first().getAttribute('data-delay')).resolves.toBe('startToClose');
+
+    // A signal from outside shows in the signals swimlane.
+    await engine.client.call('SignalWorkflowExecution', { domain, workflowId: 'order-2', runId, signalName: 'address-changed', input: '{}' });
+    await page.locator('#swimlanes g.lane[data-lane="signals"][data-count="1"] g.item[data-label="← address-changed"]').waitFor();
 
     // Dismissing the dialog does nothing.
     await page.click('button[data-action="terminate"]');

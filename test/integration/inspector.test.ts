@@ -135,6 +135,40 @@ describe('XState inspector', () => {
     expect(seen.some((m) => m.type === '@xstate.event' && m.sessionId === root[0]!.id)).toBe(true);
   });
 
+  it('shows a Step Functions execution with the ASL state names as its machine\'s states', async () => {
+    const seen = await receive(node.inspector!.wsUrl);
+    const { stateMachineArn } = await client.call<{ stateMachineArn: string }>('CreateStateMachine', {
+      name: `inspected-names-${process.pid}`, roleArn: 'arn:aws:iam::000000000000:role/r',
+      definition: JSON.stringify({
+        StartAt: 'Prepare order',
+        States: {
+          'Prepare order': { Type: 'Pass', Next: 'Big?' },
+          'Big?': { Type: 'Choice', Choices: [{ Variable: '$.n', NumericGreaterThan: 0, Next: 'Take a nap' }], Default: 'Ship it' },
+          'Take a nap': { Type: 'Wait', Seconds: 1, Next: 'Ship it' },
+          'Ship it': { Type: 'Succeed' },
+        },
+      }),
+    });
+    const { executionArn } = await client.call<{ executionArn: string }>('StartExecution', { stateMachineArn, input: '{"n":1}' });
+    type Snap = { status: string; value?: unknown; context?: { co?: { Execution?: { Id: string } } } };
+    const ofExecution = (m: Msg) => m.type === '@xstate.snapshot' && (m as { snapshot: Snap }).snapshot.context?.co?.Execution?.Id === executionArn;
+    const snaps = () => seen.filter(ofExecution).map((m) => (m as { snapshot: Snap }).snapshot);
+    await until(() => snaps().some((s) => s.status === 'done'), { message: 'the execution to finish in the inspector' });
+    const names = ['Big?', 'Prepare order', 'Ship it', 'Take a nap'];
+    // The states the inspector shows the actor in: the user's state names (the engine's own start and
+    // end states are $-prefixed, never an ASL name); the Wait is seen while it waits.
+    const top = (v: unknown): string[] => (v === undefined ? [] : typeof v === 'string' ? [v] : Object.keys(v as object));
+    const shown = new Set(snaps().flatMap((s) => top(s.value)));
+    expect(shown).toContain('Take a nap');
+    for (const k of shown) if (!k.startsWith('$')) expect(names).toContain(k);
+    // The machine the inspector draws (the definition in @xstate.actor) has the ASL states as its nodes.
+    const sessions = new Set(seen.filter(ofExecution).map((m) => m.sessionId));
+    const root = seen.find((m) => m.type === '@xstate.actor' && sessions.has(m.sessionId) && (m as { name: string }).name === 'root') as { definition?: string } | undefined;
+    expect(root?.definition).toBeDefined();
+    const states = Object.keys((JSON.parse(root!.definition!) as { states: Record<string, unknown> }).states);
+    expect(states.filter((k) => !k.startsWith('$')).sort()).toEqual(names);
+  });
+
   it('is off unless asked for: no inspect option reaches createActor', () => {
     expect(createMachineSet(createSystemClock()).actorOptions).not.toHaveProperty('inspect');
     expect(inspectOptionsFromCli([], {})).toBeUndefined();

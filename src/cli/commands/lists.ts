@@ -5,7 +5,7 @@ import { isoTime, plural, table } from '../format.js';
 const DOMAIN_STATUSES = ['REGISTERED', 'DEPRECATED'] as const;
 export const CLOSE_STATUSES = ['COMPLETED', 'FAILED', 'CANCELED', 'TERMINATED', 'CONTINUED_AS_NEW', 'TIMED_OUT'] as const;
 /** The engine's largest page. */
-const MAX_PAGE = 1000;
+export const MAX_PAGE = 1000;
 
 interface DomainInfo { name: string; status: string; description?: string; arn?: string }
 
@@ -21,19 +21,20 @@ export interface ExecutionInfo {
 }
 
 /**
- * Calls a paged list action, following nextPageToken until `limit` items (or the end); from the
+ * Calls a paged list action, following nextPageToken (SWF; Step Functions: nextToken) until `limit` items (or the end); from the
  * second page on, a progress line on stderr says how many came so far.
  */
-async function collectPages<T>(ctx: CommandContext, action: string, input: Record<string, unknown>, key: string, what: string, limit = Infinity): Promise<T[]> {
+export async function collectPages<T>(ctx: CommandContext, action: string, input: Record<string, unknown>, key: string, what: string, limit = Infinity,
+  tokenKey: 'nextPageToken' | 'nextToken' = 'nextPageToken'): Promise<T[]> {
   const client = await ctx.client();
   const items: T[] = [];
   let nextPageToken: string | undefined;
   let pages = 0;
   try {
     do {
-      const page = await client.call<Record<string, unknown> & { nextPageToken?: string }>(action, { ...input, nextPageToken });
+      const page = await client.call<Record<string, unknown>>(action, { ...input, [tokenKey]: nextPageToken });
       items.push(...((page[key] as T[] | undefined) ?? []));
-      nextPageToken = page.nextPageToken;
+      nextPageToken = page[tokenKey] as string | undefined;
       pages++;
       if (nextPageToken && items.length < limit) ctx.io.progress(`${what}: ${items.length} so far (page ${pages})…`);
     } while (nextPageToken && items.length < limit);

@@ -1,110 +1,12 @@
-// The ActorFlow web console: plain ES modules, no dependencies, everything served by the node.
+// The ActorFlow web console: plain ES modules, no dependencies but elkjs (served by the node), everything served by the node.
 // Reads and actions are AWS JSON 1.0 requests to POST / (the same operations every SDK calls);
-// the execution page follows its run over server-sent events (/console/api/executions/…/events).
-import { formatIn, renderMachine, tickDeadlines } from './diagram.js';
-import { clock, eventRow, renderGantt } from './timeline.js';
+// the execution pages follow their run over server-sent events (/console/api/…/events).
+import { allPages, app, dateTime, enc, h, setCrumbs, showError, statusBadge, swf } from './ui.js';
+import { executionPage } from './swf-execution.js';
+import { sfnRoute } from './sfn-pages.js';
 
-const app = document.getElementById('app');
-const crumbs = document.getElementById('crumbs');
-const enc = encodeURIComponent;
-
-// ---------------------------------------------------------------- helpers
-
-function h(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else if (k === 'dataset') Object.assign(e.dataset, v);
-    else e.setAttribute(k, v === true ? '' : String(v));
-  }
-  for (const c of children.flat()) if (c !== undefined && c !== null && c !== false) e.append(c);
-  return e;
-}
-
-/** One SWF operation over AWS JSON 1.0 (POST / with X-Amz-Target), as any SDK sends it. */
-export async function swf(action, input) {
-  const res = await fetch('/', {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': `SimpleWorkflowService.${action}` },
-    body: JSON.stringify(input),
-  });
-  const body = await res.json().catch(() => ({}));
-  // Signed in with an access key and the session ended (expired, key changed): back to the sign-in form.
-  if (res.status === 403 && body.__type === 'MissingAuthenticationTokenException') location.reload();
-  if (!res.ok) {
-    const err = new Error(body.message || `${res.status} ${res.statusText}`);
-    err.name = body.__type || 'Error';
-    throw err;
-  }
-  return body;
-}
-
-async function allPages(action, input, key) {
-  const out = [];
-  let token;
-  do {
-    const r = await swf(action, { ...input, nextPageToken: token });
-    out.push(...(r[key] ?? []));
-    token = r.nextPageToken;
-  } while (token);
-  return out;
-}
-
-const dateTime = (sec) => (sec === undefined || sec === null ? '' : new Date(sec * 1000).toLocaleString([], { hour12: false }));
 const typeName = (t) => (t ? `${t.name} ${t.version}` : '');
 const executionHref = (domain, e) => `/console/execution/${enc(domain)}/${enc(e.workflowId)}/${enc(e.runId)}`;
-
-function statusBadge(status, closeStatus) {
-  const s = status === 'OPEN' ? 'OPEN' : closeStatus || status;
-  return h('span', { class: `badge ${String(s).toLowerCase()}`, 'data-status': s }, s);
-}
-
-function setCrumbs(...items) {
-  crumbs.replaceChildren(...items.flatMap((it, i) => [...(i ? [h('span', { class: 'sep' }, '›')] : []), it.href ? h('a', { href: it.href }, it.text) : h('span', {}, it.text)]));
-  document.title = `${items.map((i) => i.text).reverse().join(' · ')} — ActorFlow`;
-}
-
-function showError(where, err) {
-  where.replaceChildren(h('div', { class: 'error', role: 'alert' }, `${err.name ?? 'Error'}: ${err.message ?? err}`));
-}
-
-let toastTimer;
-function toast(text, kind = 'info') {
-  const t = document.getElementById('toast');
-  t.textContent = text;
-  t.className = `toast show ${kind}`;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { t.className = 'toast'; }, 4000);
-}
-
-// ---------------------------------------------------------------- confirmation dialog
-
-/**
- * Asks for confirmation in a modal dialog; `fields` are inputs shown in it. Resolves to the
- * fields' values when confirmed, undefined when dismissed.
- */
-function confirmDialog({ title, message, confirm, danger, fields = [] }) {
-  const dlg = document.getElementById('confirm');
-  const inputs = fields.map((f) => h(f.multiline ? 'textarea' : 'input', {
-    name: f.name, id: `dlg-${f.name}`, placeholder: f.placeholder ?? '', required: f.required, rows: f.multiline ? 3 : undefined, value: f.multiline ? undefined : f.value ?? '',
-  }));
-  dlg.replaceChildren(h('form', { method: 'dialog', class: 'dialog-form' },
-    h('h2', {}, title),
-    h('p', {}, message),
-    ...fields.map((f, i) => h('label', { for: `dlg-${f.name}` }, f.label, inputs[i])),
-    h('div', { class: 'dialog-buttons' },
-      h('button', { value: 'cancel', type: 'submit', formnovalidate: true, class: 'secondary', 'data-testid': 'dialog-cancel' }, 'Cancel'),
-      h('button', { value: 'confirm', type: 'submit', class: danger ? 'danger' : 'primary', 'data-testid': 'dialog-confirm' }, confirm))));
-  return new Promise((resolve) => {
-    dlg.addEventListener('close', () => {
-      resolve(dlg.returnValue === 'confirm' ? Object.fromEntries(fields.map((f, i) => [f.name, inputs[i].value])) : undefined);
-    }, { once: true });
-    dlg.returnValue = '';
-    dlg.showModal();
-    (inputs[0] ?? dlg.querySelector('[data-testid=dialog-cancel]')).focus();
-  });
-}
 
 // ---------------------------------------------------------------- pages
 
@@ -298,146 +200,6 @@ async function domainPage(domain) {
   window.addEventListener('pagehide', () => clearInterval(timer));
 }
 
-// ---------------------------------------------------------------- execution page
-
-async function executionPage(domain, workflowId, runId) {
-  setCrumbs({ text: 'Domains', href: '/console/' }, { text: domain, href: `/console/domain/${enc(domain)}` }, { text: workflowId });
-  const graphs = await (await fetch('/console/api/machines')).json();
-  const status = h('span', { id: 'run-status' });
-  const source = h('span', { id: 'actor-source', class: 'muted' });
-  const live = h('span', { id: 'live', class: 'live connecting' }, 'connecting…');
-  const info = h('dl', { class: 'info', id: 'run-info' });
-  const buttons = {
-    signal: h('button', { class: 'secondary', 'data-action': 'signal', onclick: () => act('signal') }, 'Signal…'),
-    cancel: h('button', { class: 'secondary', 'data-action': 'request-cancel', onclick: () => act('cancel') }, 'Request cancel…'),
-    terminate: h('button', { class: 'danger', 'data-action': 'terminate', onclick: () => act('terminate') }, 'Terminate…'),
-  };
-  const actorsBox = h('div', { class: 'actors', id: 'actors' });
-  const gantt = h('div', { class: 'gantt-box', id: 'gantt' });
-  const eventsBody = h('tbody');
-  const eventCount = h('span', { class: 'muted', id: 'event-count' });
-  app.replaceChildren(
-    h('div', { class: 'run-head' },
-      h('div', {}, h('h1', {}, workflowId, ' ', status), h('div', { class: 'mono small muted' }, `runId ${runId}`)),
-      h('div', { class: 'actions' }, live, buttons.signal, buttons.cancel, buttons.terminate)),
-    info,
-    h('section', { class: 'card' }, h('div', { class: 'card-head' }, h('h2', {}, 'State machines'), source), actorsBox),
-    h('section', { class: 'card' }, h('div', { class: 'card-head' }, h('h2', {}, 'History'), eventCount), gantt,
-      h('table', { class: 'grid events', id: 'history' },
-        h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'Offset'), h('th', {}, 'Time'), h('th', {}, 'Event (click for attributes)'))),
-        eventsBody)));
-
-  const events = [];
-  let run;
-  let skew = 0;
-
-  async function act(kind) {
-    const what = { signal: 'Signal', cancel: 'Request cancel of', terminate: 'Terminate' }[kind];
-    const values = await confirmDialog({
-      title: `${what} ${workflowId}?`,
-      message: kind === 'terminate' ? 'The run closes at once as TERMINATED; its decider is not asked. This cannot be undone.'
-        : kind === 'cancel' ? 'Records WorkflowExecutionCancelRequested; the decider decides whether to cancel.'
-          : 'Records WorkflowExecutionSignaled and schedules a decision task.',
-      confirm: kind === 'terminate' ? 'Terminate' : kind === 'cancel' ? 'Request cancel' : 'Send signal',
-      danger: kind === 'terminate',
-      fields: kind === 'signal' ? [{ name: 'signalName', label: 'Signal name', required: true }, { name: 'input', label: 'Input', multiline: true }]
-        : kind === 'terminate' ? [{ name: 'reason', label: 'Reason', value: 'terminated from the console' }, { name: 'details', label: 'Details', multiline: true }] : [],
-    });
-    if (!values) return;
-    const opt = (v) => (v ? v : undefined);
-    try {
-      if (kind === 'signal') await swf('SignalWorkflowExecution', { domain, workflowId, runId, signalName: values.signalName, input: opt(values.input) });
-      if (kind === 'cancel') await swf('RequestCancelWorkflowExecution', { domain, workflowId, runId });
-      if (kind === 'terminate') await swf('TerminateWorkflowExecution', { domain, workflowId, runId, reason: opt(values.reason), details: opt(values.details) });
-      toast(`${what} ${workflowId}: done`, 'ok');
-    } catch (err) {
-      toast(`${err.name}: ${err.message}`, 'error');
-    }
-  }
-
-  const renderInfo = () => {
-    const i = run.info;
-    status.replaceChildren(statusBadge(i.executionStatus, i.closeStatus), i.cancelRequested ? h('span', { class: 'badge cancel' }, 'cancel requested') : '');
-    const dur = (i.closedAt ?? Date.now() + skew) - i.startedAt;
-    const rows = [
-      ['Type', typeName(i.workflowType)], ['Started', dateTime(i.startedAt / 1000)], ['Closed', i.closedAt ? dateTime(i.closedAt / 1000) : '—'],
-      ['Duration', `${(dur / 1000).toFixed(1)} s`], ['Task list', i.taskList?.name ?? ''], ['Timeouts', `execution ${i.executionStartToCloseTimeout} s · decision ${i.taskStartToCloseTimeout} s`],
-      ['Child policy', i.childPolicy ?? ''], ['Tags', (i.tagList ?? []).join(', ') || '—'], ['Input', i.input ?? '—'],
-    ];
-    info.replaceChildren(...rows.map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, String(v)))));
-    const open = i.executionStatus === 'OPEN';
-    for (const b of Object.values(buttons)) b.disabled = !open;
-    source.textContent = {
-      live: 'live actors on this node',
-      asleep: 'the run is asleep: actors replayed from its history',
-      closed: 'closed: actors replayed from its history',
-      remote: 'owned by another node: actors replayed from its history',
-    }[run.source] ?? '';
-  };
-
-  const actorDetails = (a) => {
-    const parts = Object.entries(a.details)
-      .filter(([, v]) => v !== undefined && v !== null && v !== false && typeof v !== 'object')
-      .map(([k, v]) => (v === true ? k : `${k} ${v}`));
-    return parts.length ? h('div', { class: 'muted small mono' }, parts.join(' · ')) : null;
-  };
-
-  const renderActors = () => {
-    const cards = run.actors.map((a) => {
-      const graph = graphs[a.machine];
-      const armedList = a.armed.length
-        ? h('ul', { class: 'armed' }, ...a.armed.map((t) => h('li', { 'data-delay': t.delay },
-          h('span', { class: 'delay' }, `after ${t.delay}`), ` → ${t.target} at ${clock(t.deadline)} (`, h('span', { 'data-deadline': t.deadline }, formatIn(t.deadline - Date.now() - skew)), ')')))
-        : h('p', { class: 'muted small' }, a.status === 'active' ? 'no timeout armed in this state' : `final state: the actor has ${a.status === 'stopped' ? 'stopped' : 'finished'}`);
-      return h('article', { class: 'actor', dataset: { actorId: a.id, machine: graph.id, state: a.state } },
-        h('header', {}, h('h3', {}, a.label), h('span', { class: 'state-pill' }, a.state)),
-        actorDetails(a),
-        h('div', { class: 'diagram' }, renderMachine(graph, { current: a.state, armed: a.armed, now: Date.now() + skew })),
-        armedList);
-    });
-    actorsBox.replaceChildren(...cards);
-  };
-
-  const renderHistory = (fresh) => {
-    const t0 = events[0]?.at ?? 0;
-    if (fresh.reset) eventsBody.replaceChildren();
-    for (const e of fresh.events) eventsBody.append(eventRow(e, t0));
-    eventCount.textContent = `${events.length} events`;
-    gantt.replaceChildren(renderGantt(events, run.info, Date.now() + skew));
-  };
-
-  const url = `/console/api/executions/${enc(domain)}/${enc(workflowId)}/${enc(runId)}/events`;
-  const es = new EventSource(url);
-  es.addEventListener('run', (m) => {
-    const u = JSON.parse(m.data);
-    skew = u.now - Date.now();
-    if (u.reset) events.length = 0;
-    events.length = Math.min(events.length, u.from);
-    events.push(...u.events);
-    run = u;
-    renderInfo();
-    renderActors();
-    renderHistory(u);
-    live.className = 'live on';
-    live.textContent = `● live · ${clock(u.now)}`;
-    document.body.dataset.lastEventId = String(events.length);
-  });
-  es.addEventListener('failure', (m) => {
-    es.close();
-    showError(actorsBox, { name: 'UnknownResourceFault', message: JSON.parse(m.data).message });
-    live.className = 'live off';
-    live.textContent = 'not found';
-  });
-  es.addEventListener('error', () => {
-    if (es.readyState !== EventSource.OPEN) { live.className = 'live off'; live.textContent = 'reconnecting…'; }
-  });
-  const ticker = setInterval(() => {
-    tickDeadlines(skew);
-    if (run && run.info.executionStatus === 'OPEN') gantt.replaceChildren(renderGantt(events, run.info, Date.now() + skew));
-  }, 500);
-  window.addEventListener('pagehide', () => { es.close(); clearInterval(ticker); });
-}
-
 // ---------------------------------------------------------------- router
 
 async function route() {
@@ -446,6 +208,7 @@ async function route() {
     if (parts.length === 0) return await domainsPage();
     if (parts[0] === 'domain' && parts.length === 2) return await domainPage(parts[1]);
     if (parts[0] === 'execution' && parts.length === 4) return await executionPage(parts[1], parts[2], parts[3]);
+    if (parts[0] === 'sfn') return await sfnRoute(parts.slice(1));
     setCrumbs({ text: 'Domains', href: '/console/' }, { text: 'not found' });
     app.replaceChildren(h('h1', {}, 'Not found'), h('p', {}, h('a', { href: '/console/' }, 'Back to the domains')));
   } catch (err) {

@@ -3,7 +3,7 @@
 
 const NS = 'http://www.w3.org/2000/svg';
 
-function svg(name, attrs = {}, ...children) {
+export function svg(name, attrs = {}, ...children) {
   const e = document.createElementNS(NS, name);
   for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) e.setAttribute(k, String(v));
   for (const c of children) if (c !== undefined && c !== null) e.append(c);
@@ -23,8 +23,8 @@ export function classify(type) {
   return 'plain';
 }
 
-const SUMMARY_KEYS = ['activityType', 'activityId', 'timerId', 'signalName', 'identity', 'scheduledEventId', 'startedEventId',
-  'timeoutType', 'reason', 'cause', 'result', 'details', 'input', 'markerName', 'startToFireTimeout'];
+const SUMMARY_KEYS = ['name', 'activityType', 'activityId', 'timerId', 'signalName', 'identity', 'scheduledEventId', 'startedEventId',
+  'timeoutType', 'reason', 'error', 'cause', 'result', 'details', 'input', 'output', 'markerName', 'startToFireTimeout'];
 
 /** A one-line summary of an event's key attributes. */
 export function summary(attrs) {
@@ -154,6 +154,14 @@ function niceStep(ms) {
 /** The Gantt chart of a run: one row per task, waiting (scheduled → started) light, running solid. */
 export function renderGantt(events, info, now) {
   const { rows, t0, end } = spans(events, now, info);
+  return drawRows(rows, t0, end);
+}
+
+/**
+ * Rows of segments (`{ from, to, cls }`, epoch ms) and marks (`{ at, cls, title }`) under a time axis:
+ * the chart of renderGantt, and of any kind that computes its own rows.
+ */
+export function drawRows(rows, t0, end) {
   const LABEL = 210, W = 860, ROW = 20, TOP = 22;
   const span = Math.max(1, end - t0);
   const X = (t) => LABEL + ((t - t0) / span) * (W - LABEL - 10);
