@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inParallel } from '../helpers/in-parallel.js';
-import { freshName, rejection, SFN_ROLE, startSfnHttpEngine, waitClosed, type SfnHttpEngine } from '../helpers/sfn-http.js';
+import { freshName, fullHistory, rejection, SFN_ROLE, startSfnHttpEngine, waitClosed, type SfnHttpEngine } from '../helpers/sfn-http.js';
 
 let h: SfnHttpEngine;
 beforeAll(async () => { h = await startSfnHttpEngine(); });
@@ -82,6 +82,8 @@ describe('state machine aliases (AWS SDK)', () => {
     const d = await waitClosed(h.sfn, executionArn!);
     expect({ out: d.output, sm: d.stateMachineArn, v: d.stateMachineVersionArn, a: d.stateMachineAliasArn })
       .toEqual({ out: '"r1"', sm, v: v1, a: a.stateMachineAliasArn });
+    const started = (await fullHistory(h.sfn, executionArn!))[0]!;
+    expect(started.executionStartedEventDetails).toMatchObject({ stateMachineAliasArn: a.stateMachineAliasArn, stateMachineVersionArn: v1, roleArn: SFN_ROLE });
     const forExec = await h.sfn.send(new DescribeStateMachineForExecutionCommand({ executionArn }));
     expect({ arn: forExec.stateMachineArn, def: forExec.definition }).toEqual({ arn: sm, def: pass('r1') });
     await expectFault(h.sfn.send(new StartExecutionCommand({ stateMachineArn: `${sm}:nosuch` })), StateMachineDoesNotExist);
