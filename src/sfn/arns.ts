@@ -122,6 +122,9 @@ export function parseStateMachineRef(arn: unknown, member: string, allow: { vers
   throw invalid();
 }
 
+/** The state machine ARN of a version or alias ARN (its first seven `:` parts, partition included). */
+export const unqualifiedArn = (arn: string): string => arn.split(':').slice(0, 7).join(':');
+
 /** `<stateMachineArn>:<n>` */
 export const versionArn = (stateMachineArn: string, version: number): string => `${stateMachineArn}:${version}`;
 

@@ -1,7 +1,7 @@
 import {
   ConflictException, CreateStateMachineAliasCommand, CreateStateMachineCommand, DeleteStateMachineAliasCommand, DeleteStateMachineCommand,
   DeleteStateMachineVersionCommand, DescribeExecutionCommand, DescribeStateMachineAliasCommand, DescribeStateMachineForExecutionCommand,
-  InvalidArn, ListStateMachineAliasesCommand, ResourceNotFound, StartExecutionCommand, StateMachineDoesNotExist, UpdateStateMachineAliasCommand,
+  InvalidArn, ListExecutionsCommand, ListStateMachineAliasesCommand, ResourceNotFound, StartExecutionCommand, StateMachineDoesNotExist, UpdateStateMachineAliasCommand,
   UpdateStateMachineCommand, ValidationException, type SFNServiceException,
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,6 +87,17 @@ describe('state machine aliases (AWS SDK)', () => {
     const forExec = await h.sfn.send(new DescribeStateMachineForExecutionCommand({ executionArn }));
     expect({ arn: forExec.stateMachineArn, def: forExec.definition }).toEqual({ arn: sm, def: pass('r1') });
     await expectFault(h.sfn.send(new StartExecutionCommand({ stateMachineArn: `${sm}:nosuch` })), StateMachineDoesNotExist);
+    // ListExecutions of the state machine shows how it was started; of an alias or version, only what went through it.
+    const { executionArn: plain } = await h.sfn.send(new StartExecutionCommand({ stateMachineArn: sm }));
+    await waitClosed(h.sfn, plain!);
+    const listed = async (stateMachineArn: string) => ((await h.sfn.send(new ListExecutionsCommand({ stateMachineArn }))).executions ?? [])
+      .map((x) => ({ arn: x.executionArn, sm: x.stateMachineArn, v: x.stateMachineVersionArn, a: x.stateMachineAliasArn }));
+    const viaAlias = { arn: executionArn, sm, v: v1, a: a.stateMachineAliasArn };
+    expect(await listed(sm)).toEqual([{ arn: plain, sm, v: undefined, a: undefined }, viaAlias]);
+    expect(await listed(a.stateMachineAliasArn!)).toEqual([viaAlias]);
+    expect(await listed(v1)).toEqual([viaAlias]);
+    expect(await listed(v2)).toEqual([]);
+    await expectFault(h.sfn.send(new ListExecutionsCommand({ stateMachineArn: `${sm}:nosuch` })), StateMachineDoesNotExist);
   });
 
   it('an alias routing 80/20 between two versions over 500 starts lands within ±5 %', async () => {

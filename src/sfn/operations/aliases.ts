@@ -1,6 +1,6 @@
 import { Fault } from '../../protocol/faults.js';
 import { InputReader } from '../../protocol/validate.js';
-import { aliasArn, aliasNameProblem, parseStateMachineRef, stateMachineArn, type StateMachineRef } from '../arns.js';
+import { aliasArn, aliasNameProblem, parseStateMachineRef, unqualifiedArn, type StateMachineRef } from '../arns.js';
 import { sfnKeys, type AliasRoute, type StateMachineAliasRecord } from '../records.js';
 import { seconds, type ServiceContext } from '../../service/context.js';
 import { pageByName, readPaging, requestObject } from '../input.js';
@@ -26,9 +26,9 @@ function readRouting(r: InputReader, required: boolean): AliasRoute[] | undefine
 /**
  * The checks AWS makes of a routing configuration once its members are well formed: version ARNs
  * (not a state machine's), distinct, of one state machine, weights summing to 100, versions that
- * exist. Returns the state machine they belong to.
+ * exist.
  */
-async function checkRouting(ctx: ServiceContext, routes: AliasRoute[]): Promise<StateMachineRef> {
+async function checkRouting(ctx: ServiceContext, routes: AliasRoute[]): Promise<void> {
   const arns = routes.map((x) => x.stateMachineVersionArn);
   const refs = arns.map((a) => {
     try { return parseStateMachineRef(a, 'stateMachineVersionArn', { version: true, plain: false }); } catch { return undefined; }
@@ -39,14 +39,13 @@ async function checkRouting(ctx: ServiceContext, routes: AliasRoute[]): Promise<
   if (new Set(arns).size !== arns.length) {
     throw new Fault('ValidationException', `Routing configuration must contain distinct state machine version ARNs. Received: [${arns.join(', ')}]`);
   }
-  const base = refs.map((x) => stateMachineArn(x!, x!.name));
+  const base = arns.map(unqualifiedArn);
   if (new Set(base).size !== 1) {
     throw new Fault('ValidationException', `Routing configuration must contain state machine version ARNs of the same state machine. Received: [${arns.join(', ')}]`);
   }
   const sum = routes.reduce((n, x) => n + x.weight, 0);
   if (sum !== 100) throw new Fault('ValidationException', `Sum of routing configuration weights must equal 100. Received: [${routes.map((x) => x.weight).join(', ')}]`);
   for (let i = 0; i < refs.length; i++) if (!(await findVersion(ctx, arns[i]!, refs[i]!))) throw resourceNotFound();
-  return refs[0]!;
 }
 
 const sameRoutes = (a: AliasRoute[], b: AliasRoute[]): boolean =>
@@ -68,8 +67,8 @@ export async function createStateMachineAlias(ctx: ServiceContext, input: unknow
   const description = r.str('description', { max: MAX_DESCRIPTION });
   const routes = readRouting(r, true)!;
   r.done();
-  const ref = await checkRouting(ctx, routes);
-  const smArn = stateMachineArn(ref, ref.name);
+  await checkRouting(ctx, routes);
+  const smArn = unqualifiedArn(routes[0]!.stateMachineVersionArn);
   const arn = aliasArn(smArn, name);
   return casRetry(smArn, async () => {
     const sm = (await requireStateMachine(ctx, smArn)).value;
@@ -120,15 +119,15 @@ export async function updateStateMachineAlias(ctx: ServiceContext, input: unknow
     throw new Fault('ValidationException', 'Either the description or the RoutingConfiguration must be specified');
   }
   if (routes) {
-    const target = await checkRouting(ctx, routes);
-    if (target.name !== ref.name || stateMachineArn(target, target.name) !== stateMachineArn(ref, ref.name)) {
+    await checkRouting(ctx, routes);
+    if (unqualifiedArn(routes[0]!.stateMachineVersionArn) !== unqualifiedArn(arn)) {
       throw new Fault('ValidationException', `Routing configuration must contain state machine version ARNs of the alias's state machine. Received: [${routes.map((x) => x.stateMachineVersionArn).join(', ')}]`);
     }
   }
   return casRetry(arn, async () => {
     const held = await findAlias(ctx, arn, ref);
     if (!held) throw resourceNotFound();
-    const sm = await findStateMachine(ctx, stateMachineArn(ref, ref.name));
+    const sm = await findStateMachine(ctx, unqualifiedArn(arn));
     if (sm?.value.status === 'DELETING') throw new Fault('StateMachineDeleting', `State Machine is being deleted: '${sm.value.arn}'`);
     const next: StateMachineAliasRecord = {
       ...held.value, routingConfiguration: routes ?? held.value.routingConfiguration, updateDate: ctx.clock.now(),
@@ -163,7 +162,7 @@ export async function listStateMachineAliases(ctx: ServiceContext, input: unknow
   r.done();
   const arn = body.stateMachineArn;
   const ref = parseStateMachineRef(arn, 'stateMachineArn', { version: true });
-  const sm = (await requireStateMachine(ctx, stateMachineArn(ref, ref.name))).value;
+  const sm = (await requireStateMachine(ctx, unqualifiedArn(arn as string))).value;
   if (ref.version !== undefined && !(await findVersion(ctx, arn as string, ref))) throw resourceNotFound();
   const all = (await aliasesOf(ctx, sm.name)).filter((a) => ref.version === undefined || a.routingConfiguration.some((x) => x.stateMachineVersionArn === arn));
   const p = pageByName(all, `aliases:${String(arn)}`, paging);

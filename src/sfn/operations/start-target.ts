@@ -1,5 +1,5 @@
 import { Fault } from '../../protocol/faults.js';
-import { parseStateMachineRef, stateMachineArn } from '../arns.js';
+import { parseStateMachineRef, unqualifiedArn } from '../arns.js';
 import type { SfnExecutionRecord } from '../kind/execution-records.js';
 import type { AliasRoute, StateMachineRecord } from '../records.js';
 import type { ServiceContext } from '../../service/context.js';
@@ -53,7 +53,7 @@ export async function resolveStartTarget(ctx: ServiceContext, arn: unknown): Pro
     aliasArn = alias.value.arn;
     versionArn = pickRoute(alias.value.arn, alias.value.routingConfiguration).stateMachineVersionArn;
   } else if (ref.version !== undefined) versionArn = arn as string;
-  const stateMachine = (await requireStateMachine(ctx, stateMachineArn(ref, ref.name))).value;
+  const stateMachine = (await requireStateMachine(ctx, unqualifiedArn(arn as string))).value;
   if (versionArn === undefined) {
     const sm = stateMachine;
     return { stateMachine, runs: { definition: sm.definition, roleArn: sm.roleArn, revisionId: sm.revisionId, definitionDate: sm.updateDate ?? sm.creationDate } };
