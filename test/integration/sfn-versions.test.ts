@@ -72,6 +72,14 @@ describe('state machine versions (AWS SDK)', () => {
     expect(v2.stateMachineVersionArn).toBe(`${c.stateMachineArn}:2`);
   });
 
+  it('concurrent publishes of one revision make one version', async () => {
+    const c = await create();
+    const all = await Promise.all(Array.from({ length: 6 }, () => h.sfn.send(new PublishStateMachineVersionCommand({ stateMachineArn: c.stateMachineArn }))));
+    expect(new Set(all.map((v) => v.stateMachineVersionArn))).toEqual(new Set([`${c.stateMachineArn}:1`]));
+    const list = await h.sfn.send(new ListStateMachineVersionsCommand({ stateMachineArn: c.stateMachineArn }));
+    expect(list.stateMachineVersions!.map((v) => v.stateMachineVersionArn)).toEqual([`${c.stateMachineArn}:1`]);
+  });
+
   it('an execution started through a version runs that version, not the latest revision', async () => {
     const c = await create(freshName('ver'), { publish: true });
     await h.sfn.send(new UpdateStateMachineCommand({ stateMachineArn: c.stateMachineArn, definition: pass('r2') }));

@@ -5,7 +5,7 @@ import { sfnKeys, type StateMachineRecord } from '../records.js';
 import { seconds, type ServiceContext } from '../../service/context.js';
 import { checkDefinition, newRevisionId, readDefinition, refuseUnsupported } from '../definition-input.js';
 import { byName, pageByName, readPaging, readSfnTags, requestObject } from '../input.js';
-import { aliasesOf, findStateMachine, findVersion, requireStateMachine, versionsOf, type Held } from '../lookup.js';
+import { aliasesOf, findStateMachine, findVersion, requireStateMachine, versionsOf } from '../lookup.js';
 import { casRetry } from './registry-cas.js';
 import { checkVersionDescription, describeVersion, publishVersion } from './versions.js';
 
@@ -15,9 +15,9 @@ const MAX_STATE_MACHINES = 10_000;
 const created = (sm: StateMachineRecord) => ({ stateMachineArn: sm.arn, creationDate: seconds(sm.creationDate) });
 
 /** With `publish: true`, the state machine's current revision as a version (its ARN goes into the answer). */
-async function maybePublish(ctx: ServiceContext, body: Record<string, unknown>, held: Held<StateMachineRecord>): Promise<object> {
+async function maybePublish(ctx: ServiceContext, body: Record<string, unknown>, sm: StateMachineRecord): Promise<object> {
   if (body.publish !== true) return {};
-  const v = await publishVersion(ctx, held, body.versionDescription as string | undefined);
+  const v = await publishVersion(ctx, sm, body.versionDescription as string | undefined);
   return { stateMachineVersionArn: v.arn };
 }
 
@@ -44,7 +44,7 @@ export async function createStateMachine(ctx: ServiceContext, input: unknown): P
     if (existing) {
       if (existing.status === 'DELETING') throw new Fault('StateMachineDeleting', `State Machine is being deleted: '${arn}'`);
       if (existing.definition === definition && existing.roleArn === roleArn) {
-        return { ...created(existing), ...await maybePublish(ctx, body, (await requireStateMachine(ctx, arn))) };
+        return { ...created(existing), ...await maybePublish(ctx, body, existing) };
       }
       throw new Fault('StateMachineAlreadyExists', `State Machine Already Exists: '${arn}'`);
     }
@@ -56,8 +56,8 @@ export async function createStateMachine(ctx: ServiceContext, input: unknown): P
       ...(tags && tags.length > 0 ? { tags } : {}),
     };
     await ctx.registry.create(key, rec);
-    // A publish that loses a race retries on the record just written: the create is not repeated.
-    const version = body.publish === true ? await casRetry(name, async () => maybePublish(ctx, body, await requireStateMachine(ctx, arn))) : {};
+    // A publish that loses a race retries alone: the create is not repeated.
+    const version = await casRetry(name, () => maybePublish(ctx, body, rec));
     return { ...created(rec), ...version };
   });
 }
@@ -87,14 +87,13 @@ export async function updateStateMachine(ctx: ServiceContext, input: unknown): P
     const sm = held.value;
     // Nothing changes: no new revision (AWS then answers without a revisionId; a publish gives the newest version again).
     if ((definition ?? sm.definition) === sm.definition && (roleArn ?? sm.roleArn) === sm.roleArn) {
-      return { updateDate: seconds(ctx.clock.now()), ...await maybePublish(ctx, body, held) };
+      return { updateDate: seconds(ctx.clock.now()), ...await maybePublish(ctx, body, sm) };
     }
     const next: StateMachineRecord = {
       ...sm, definition: definition ?? sm.definition, roleArn: roleArn ?? sm.roleArn, updateDate: ctx.clock.now(), revisionId: newRevisionId(),
     };
     await ctx.registry.update(sfnKeys.stateMachine(next.name), next, held.revision);
-    const written = { value: next, revision: (await ctx.registry.get<StateMachineRecord>(sfnKeys.stateMachine(next.name))).revision };
-    return { updateDate: seconds(next.updateDate!), revisionId: next.revisionId, ...await maybePublish(ctx, body, written) };
+    return { updateDate: seconds(next.updateDate!), revisionId: next.revisionId, ...await maybePublish(ctx, body, next) };
   });
 }
 

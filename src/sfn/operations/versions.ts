@@ -4,8 +4,9 @@ import { parseStateMachineRef, versionArn } from '../arns.js';
 import { sfnKeys, type StateMachineRecord, type StateMachineVersionRecord } from '../records.js';
 import { seconds, type ServiceContext } from '../../service/context.js';
 import { pageByKey, readPaging, requestObject } from '../input.js';
-import { aliasesOf, findStateMachine, findVersion, requireStateMachine, versionsOf, type Held } from '../lookup.js';
+import { aliasesOf, findStateMachine, findVersion, requireStateMachine, versionsOf } from '../lookup.js';
 import { casRetry } from './registry-cas.js';
+import { RegistryConflictError, retryOnConflict } from '../../registry/registry.js';
 
 /** AWS's quota of published versions per state machine. */
 export const MAX_VERSIONS = 1000;
@@ -18,26 +19,44 @@ const published = (v: StateMachineVersionRecord) => ({ stateMachineVersionArn: v
 
 /**
  * Publishes the state machine's current revision as its next version, as one step of a caller's
- * compare-and-set loop: the state machine record's `lastVersion` is bumped first (the fence against
- * a concurrent publish), then the version is written. Publishing a revision that the newest version
- * already holds returns that version (AWS: PublishStateMachineVersion is idempotent).
+ * compare-and-set loop (casRetry). The version's key is created first (its create is the fence: of two
+ * concurrent publishes one wins, the other's retry finds the winner's version of the same revision),
+ * then the state machine's `lastVersion` is raised, so a number is never used twice even once its
+ * version is deleted. Publishing a revision that the newest version already holds returns that
+ * version (AWS: PublishStateMachineVersion is idempotent).
  */
-export async function publishVersion(ctx: ServiceContext, held: Held<StateMachineRecord>, description: string | undefined): Promise<StateMachineVersionRecord> {
-  const sm = held.value;
+export async function publishVersion(ctx: ServiceContext, sm: StateMachineRecord, description: string | undefined): Promise<StateMachineVersionRecord> {
   const versions = await versionsOf(ctx, sm.name);
   const newest = versions.at(-1);
   if (newest && newest.revisionId === sm.revisionId) return newest;
   if (versions.length >= MAX_VERSIONS) {
     throw new Fault('ServiceQuotaExceededException', `Maximum number of versions (${MAX_VERSIONS}) reached for state machine '${sm.arn}'`);
   }
-  const version = (sm.lastVersion ?? 0) + 1;
-  await ctx.registry.update(sfnKeys.stateMachine(sm.name), { ...sm, lastVersion: version } satisfies StateMachineRecord, held.revision);
+  const version = Math.max(sm.lastVersion ?? 0, newest?.version ?? 0) + 1;
   const rec: StateMachineVersionRecord = {
     stateMachineName: sm.name, arn: versionArn(sm.arn, version), version, definition: sm.definition, roleArn: sm.roleArn,
     type: sm.type, revisionId: sm.revisionId, creationDate: ctx.clock.now(), ...(description !== undefined ? { description } : {}),
   };
-  await ctx.registry.create(sfnKeys.version(sm.name, version), rec);
+  const key = sfnKeys.version(sm.name, version);
+  try {
+    await ctx.registry.create(key, rec);
+  } catch (e) {
+    // Another publish took the number: read its version now, so the retry sees it (the watch may lag).
+    if (e instanceof RegistryConflictError) await ctx.registry.get(key, { fresh: true });
+    throw e;
+  }
+  await raiseLastVersion(ctx, sm.name, version);
   return rec;
+}
+
+/** Raises a state machine's `lastVersion` to at least `version` (compare-and-set, retried). */
+async function raiseLastVersion(ctx: ServiceContext, name: string, version: number): Promise<void> {
+  const key = sfnKeys.stateMachine(name);
+  await retryOnConflict(async () => {
+    const got = await ctx.registry.get<StateMachineRecord>(key, { fresh: true });
+    if (!got.value || (got.value.lastVersion ?? 0) >= version) return;
+    await ctx.registry.update(key, { ...got.value, lastVersion: version } satisfies StateMachineRecord, got.revision);
+  });
 }
 
 /** `versionDescription` without `publish: true` is refused, in AWS's words. */
@@ -66,7 +85,7 @@ export async function publishStateMachineVersion(ctx: ServiceContext, input: unk
     if (current !== undefined && current !== sm.revisionId) {
       throw new Fault('ConflictException', `Failed to publish the State Machine version for revision ${revisionId}. The current State Machine revision is ${sm.revisionId}.`);
     }
-    return published(await publishVersion(ctx, held, description));
+    return published(await publishVersion(ctx, sm, description));
   });
 }
 
