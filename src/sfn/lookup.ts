@@ -13,8 +13,8 @@ export interface Held<T> { value: T; revision: number }
  * The activity an ARN names, or undefined. An ARN of another region or account names nothing here.
  * Bad ARNs throw InvalidArn (or ValidationException when missing).
  */
-export function findActivity(ctx: ServiceContext, arn: unknown, member = 'activityArn'): Promise<Held<ActivityRecord> | undefined> {
-  return findByArn<ActivityRecord>(ctx, arn, member, 'activity', sfnKeys.activity);
+export function findActivity(ctx: ServiceContext, arn: unknown, member = 'activityArn', opts: { fresh?: boolean } = {}): Promise<Held<ActivityRecord> | undefined> {
+  return findByArn<ActivityRecord>(ctx, arn, member, 'activity', sfnKeys.activity, opts);
 }
 
 /** The activity an ARN names, or ActivityDoesNotExist. */
@@ -25,15 +25,18 @@ export async function requireActivity(ctx: ServiceContext, arn: unknown, member 
 }
 
 /** The state machine an ARN names, or undefined (see findActivity). */
-export function findStateMachine(ctx: ServiceContext, arn: unknown, member = 'stateMachineArn'): Promise<Held<StateMachineRecord> | undefined> {
-  return findByArn<StateMachineRecord>(ctx, arn, member, 'stateMachine', sfnKeys.stateMachine);
+export function findStateMachine(ctx: ServiceContext, arn: unknown, member = 'stateMachineArn', opts: { fresh?: boolean } = {}): Promise<Held<StateMachineRecord> | undefined> {
+  return findByArn<StateMachineRecord>(ctx, arn, member, 'stateMachine', sfnKeys.stateMachine, opts);
 }
 
-/** The registry record named by an ARN of this kind, when its stored ARN is exactly that one. */
+/**
+ * The registry record named by an ARN of this kind, when its stored ARN is exactly that one;
+ * `fresh` reads the bucket, not this node's cache (which shows another node's write a moment late).
+ */
 async function findByArn<T extends { arn: string }>(ctx: ServiceContext, arn: unknown, member: string,
-  kind: 'activity' | 'stateMachine', key: (name: string) => string): Promise<Held<T> | undefined> {
+  kind: 'activity' | 'stateMachine', key: (name: string) => string, opts: { fresh?: boolean }): Promise<Held<T> | undefined> {
   const { name } = parseArn(arn, kind, member);
-  const got = await ctx.registry.get<T>(key(name));
+  const got = await ctx.registry.get<T>(key(name), opts);
   return got.value && got.value.arn === arn ? { value: got.value, revision: got.revision } : undefined;
 }
 

@@ -16,9 +16,9 @@ const notFound = (arn: unknown) => new Fault('ResourceNotFound', `Resource not f
  * The activity or state machine `resourceArn` names. A malformed ARN is InvalidArn; a well-formed
  * one that names nothing here (another account, a version or alias, an execution) is ResourceNotFound.
  */
-async function findTagged(ctx: ServiceContext, arn: unknown): Promise<Tagged> {
+async function findTagged(ctx: ServiceContext, arn: unknown, opts: { fresh?: boolean } = {}): Promise<Tagged> {
   if (typeof arn === 'string' && /^arn:[^:]+:states:[^:]*:[^:]*:activity:/.test(arn)) {
-    const held = await findActivity(ctx, arn, 'resourceArn');
+    const held = await findActivity(ctx, arn, 'resourceArn', opts);
     if (held) return { key: sfnKeys.activity(held.value.name), held };
     throw notFound(arn);
   }
@@ -28,7 +28,7 @@ async function findTagged(ctx: ServiceContext, arn: unknown): Promise<Tagged> {
     if (typeof arn === 'string' && /^arn:[^:]+:states:[^:]*:\d{12}:(stateMachine|execution):[^:]+:[^:]+$/.test(arn)) plain = false;
     else throw e;
   }
-  const held = plain ? await findStateMachine(ctx, arn, 'resourceArn') : undefined;
+  const held = plain ? await findStateMachine(ctx, arn, 'resourceArn', opts) : undefined;
   if (!held) throw notFound(arn);
   return { key: sfnKeys.stateMachine(held.value.name), held };
 }
@@ -73,6 +73,7 @@ export async function untagResource(ctx: ServiceContext, input: unknown): Promis
 export async function listTagsForResource(ctx: ServiceContext, input: unknown): Promise<object> {
   const body = requestObject(input);
   InputReader.of(input).done();
-  const { held } = await findTagged(ctx, body.resourceArn);
+  // Read from the bucket: tags set through another node a moment ago are shown.
+  const { held } = await findTagged(ctx, body.resourceArn, { fresh: true });
   return { tags: (held.value.tags ?? []).map((t) => ({ key: t.key, value: t.value ?? '' })) };
 }
