@@ -10,7 +10,8 @@ export type FaultName =
   | 'InvalidArn' | 'InvalidName' | 'InvalidDefinition' | 'InvalidToken' | 'InvalidOutput' | 'InvalidExecutionInput'
   | 'TaskDoesNotExist' | 'TaskTimedOut' | 'StateMachineDoesNotExist' | 'StateMachineAlreadyExists'
   | 'StateMachineDeleting' | 'StateMachineLimitExceeded' | 'ExecutionDoesNotExist' | 'ExecutionAlreadyExists'
-  | 'ExecutionLimitExceeded' | 'TooManyTags' | 'AccessDeniedException' | 'ConflictException';
+  | 'ExecutionLimitExceeded' | 'TooManyTags' | 'AccessDeniedException' | 'ConflictException' | 'ResourceNotFound'
+  | 'ServiceQuotaExceededException';
 
 export interface FaultOptions extends ErrorOptions {
   /**

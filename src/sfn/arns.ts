@@ -80,10 +80,56 @@ export function parseArn(arn: unknown, kind: SfnArnKind, member: string): Parsed
     if (parts.length !== 2 || parts.some((p) => sfnNameProblem(p))) throw invalid();
     return { name: parts[1]!, stateMachineName: parts[0]!, region, account };
   }
-  // Versions and aliases (`…:stateMachine:<name>:<n>`) are not served: they are not valid here.
+  // Versions and aliases (`…:stateMachine:<name>:<qualifier>`) are read by parseStateMachineRef.
   if (parts.length !== 1 || sfnNameProblem(parts[0]!)) throw invalid();
   return { name: parts[0]!, region, account };
 }
+
+/** What a state machine ARN names: the state machine, one of its versions, or one of its aliases. */
+export interface StateMachineRef extends ParsedArn { version?: number; alias?: string }
+
+/** AWS's alias name rule: letters, digits, `_`, `-`, `.`, and at least one that is not a digit (so it never reads as a version). */
+const ALIAS_NAME = /^(?=.*[a-zA-Z_\-.])[a-zA-Z0-9_\-.]{1,80}$/;
+/** A version number: a positive integer without leading zeros. */
+const VERSION = /^[1-9]\d{0,9}$/;
+
+/** Why a string is not an alias name (the constraint of AWS's ValidationException), or undefined. */
+export function aliasNameProblem(name: string): string | undefined {
+  if (name.length > MAX_NAME) return `Member must have length less than or equal to ${MAX_NAME}`;
+  return ALIAS_NAME.test(name) ? undefined : 'Member must satisfy regular expression pattern: ^(?=.*[a-zA-Z_\\-\\.])[a-zA-Z0-9_\\-\\.]+$';
+}
+
+/**
+ * Reads a state machine ARN that may be qualified: `…:stateMachine:<name>` (the state machine),
+ * `…:<n>` (version n) or `…:<alias>`. `allow` says which forms the action takes; any other → InvalidArn.
+ */
+export function parseStateMachineRef(arn: unknown, member: string, allow: { version?: boolean; alias?: boolean; plain?: boolean }, max = MAX_ARN): StateMachineRef {
+  const s = requiredString(arn, member, max);
+  const m = ARN.exec(s);
+  const invalid = () => new Fault('InvalidArn', `Invalid Arn: '${s.slice(0, 256)}'`);
+  if (!m || m[3] !== 'stateMachine') throw invalid();
+  const [, region, account, , rest] = m as unknown as [string, string, string, string, string];
+  const parts = rest.split(':');
+  if (parts.length > 2 || sfnNameProblem(parts[0]!)) throw invalid();
+  const base = { name: parts[0]!, region, account };
+  if (parts.length === 1) {
+    if (allow.plain === false) throw invalid();
+    return base;
+  }
+  const q = parts[1]!;
+  if (VERSION.test(q) && allow.version) return { ...base, version: Number(q) };
+  if (!VERSION.test(q) && ALIAS_NAME.test(q) && allow.alias) return { ...base, alias: q };
+  throw invalid();
+}
+
+/** The state machine ARN of a version or alias ARN (its first seven `:` parts, partition included). */
+export const unqualifiedArn = (arn: string): string => arn.split(':').slice(0, 7).join(':');
+
+/** `<stateMachineArn>:<n>` */
+export const versionArn = (stateMachineArn: string, version: number): string => `${stateMachineArn}:${version}`;
+
+/** `<stateMachineArn>:<aliasName>` */
+export const aliasArn = (stateMachineArn: string, alias: string): string => `${stateMachineArn}:${alias}`;
 
 // arn:<partition>:iam::<12-digit account>:role/<optional path/><name>
 const ROLE_ARN = /^arn:aws(?:-[a-z]+)*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;

@@ -20,8 +20,9 @@ export async function checkDefinition(text: string): Promise<void> {
 }
 
 /**
- * Options this engine does not implement are refused, never silently dropped: EXPRESS state machines
- * and published versions. Logging and tracing configurations are accepted and not used.
+ * Options this engine does not implement are refused, never silently dropped: EXPRESS state machines.
+ * Logging and tracing configurations are accepted and not used; `publish` and `versionDescription`
+ * are read here and acted on by the caller.
  */
 export function refuseUnsupported(r: InputReader, body: Record<string, unknown>): void {
   r.str('type', { max: 16, oneOf: ['STANDARD', 'EXPRESS'] });
@@ -31,7 +32,6 @@ export function refuseUnsupported(r: InputReader, body: Record<string, unknown>)
   r.struct('tracingConfiguration', false, () => undefined);
   r.done();
   if (body.type === 'EXPRESS') throw new Fault('ValidationException', 'EXPRESS state machines are not supported: use type STANDARD');
-  if (body.publish === true) throw new Fault('ValidationException', 'Publishing state machine versions is not supported');
 }
 
 /** A fresh revision id (changes with every update). */

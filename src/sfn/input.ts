@@ -1,5 +1,6 @@
 import { Fault } from '../protocol/faults.js';
 import { InputReader } from '../protocol/validate.js';
+import type { SfnTag } from './records.js';
 
 /** The request body as an object (anything else is a SerializationException, as InputReader does). */
 export function requestObject(input: unknown): Record<string, unknown> {
@@ -7,13 +8,41 @@ export function requestObject(input: unknown): Record<string, unknown> {
   return (input ?? {}) as Record<string, unknown>;
 }
 
-const MAX_TAGS = 50;
+/** AWS's quota of tags on one Step Functions resource. */
+export const MAX_TAGS = 50;
+/** The characters AWS allows in tag keys and values: Unicode letters, digits, white space and `_ . : / = + - @`. */
+const TAG_CHARS = /^[\p{L}\p{N}\p{Z}_.:/=+\-@]*$/u;
 
-/** Step Functions tags: key 1–128, value 0–256, at most 50 (more → TooManyTags). Read into `r`'s problems. */
-export function readSfnTags(r: InputReader, raw: unknown, resource: string): { key: string; value?: string }[] | undefined {
-  if (Array.isArray(raw) && raw.length > MAX_TAGS) throw new Fault('TooManyTags', `Too many tags: at most ${MAX_TAGS} may be set on '${resource}'`);
-  return r.list('tags', { max: MAX_TAGS }, (t) => ({ key: t.str('key', { min: 1, max: 128, required: true }), value: t.str('value', { max: 256 }) }));
+/** Why a tag key or value breaks AWS's tag rules (characters; the reserved `aws:` key prefix), or undefined. */
+function tagProblem(r: InputReader, member: string, v: string | undefined, isKey: boolean): void {
+  if (v === undefined) return;
+  if (!TAG_CHARS.test(v)) r.problem(member, v, 'Member must satisfy regular expression pattern: ^[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*$');
+  else if (isKey && v.toLowerCase().startsWith('aws:')) r.problem(member, v, "Tag keys must not begin with the reserved prefix 'aws:'");
 }
+
+/** One tag key read from `r` (1–128 characters, AWS's characters, not `aws:…`). */
+function readTagKey(r: InputReader, member: string): string {
+  const key = r.str(member, { min: 1, max: 128, required: true });
+  tagProblem(r, member, key, true);
+  return key;
+}
+
+/**
+ * Step Functions tags: key 1–128, value 0–256, AWS's characters, no `aws:` key prefix, at most 50
+ * (more → TooManyTags). Read into `r`'s problems.
+ */
+export function readSfnTags(r: InputReader, raw: unknown, resource: string, member = 'tags'): SfnTag[] | undefined {
+  if (Array.isArray(raw) && raw.length > MAX_TAGS) throw tooManyTags(resource);
+  return r.list(member, { max: MAX_TAGS }, (t) => {
+    const key = readTagKey(t, 'key');
+    const value = t.str('value', { max: 256 });
+    tagProblem(t, 'value', value, false);
+    return value === undefined ? { key } : { key, value };
+  });
+}
+
+/** AWS's TooManyTags for a resource that would carry more than MAX_TAGS tags. */
+export const tooManyTags = (resource: string): Fault => new Fault('TooManyTags', `Too many tags: at most ${MAX_TAGS} may be set on '${resource}'`);
 
 /** Reads ListActivities/ListStateMachines paging members: maxResults 0–1000 (0 ⇒ 100), nextToken 1–1024. */
 export function readPaging(r: InputReader): { maxResults: number; nextToken?: string } {
@@ -28,15 +57,21 @@ export function readPaging(r: InputReader): { maxResults: number; nextToken?: st
  */
 export function pageByName<T extends { name: string }>(sorted: T[], kind: string, paging: { maxResults: number; nextToken?: string }):
   { items: T[]; nextToken?: string } {
+  return pageByKey(sorted, kind, paging, (x) => x.name);
+}
+
+/** pageByName for a list sorted ascending by `key` (in code-unit order). */
+export function pageByKey<T>(sorted: T[], kind: string, paging: { maxResults: number; nextToken?: string }, key: (x: T) => string):
+  { items: T[]; nextToken?: string } {
   let start = 0;
   if (paging.nextToken !== undefined) {
     const after = decodeToken(paging.nextToken, kind);
-    start = sorted.findIndex((x) => x.name > after);
+    start = sorted.findIndex((x) => key(x) > after);
     if (start < 0) start = sorted.length;
   }
   const items = sorted.slice(start, start + paging.maxResults);
   const more = start + paging.maxResults < sorted.length;
-  return { items, nextToken: more ? Buffer.from(JSON.stringify({ k: kind, a: items.at(-1)!.name })).toString('base64url') : undefined };
+  return { items, nextToken: more ? Buffer.from(JSON.stringify({ k: kind, a: key(items.at(-1)!) })).toString('base64url') : undefined };
 }
 
 function decodeToken(token: string, kind: string): string {

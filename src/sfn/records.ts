@@ -6,7 +6,11 @@ export interface ActivityRecord {
   arn: string;
   /** epoch ms */
   creationDate: number;
+  tags?: SfnTag[];
 }
+
+/** One tag as Step Functions carries it. */
+export interface SfnTag { key: string; value?: string }
 
 /** A Step Functions state machine as the registry stores it (the definition as the caller sent it). */
 export interface StateMachineRecord {
@@ -22,12 +26,49 @@ export interface StateMachineRecord {
   /** changes with every update; executions record the revision they started with */
   revisionId: string;
   status: 'ACTIVE' | 'DELETING';
+  tags?: SfnTag[];
+  /** The highest version number ever published (numbers are never used twice, even after a delete). */
+  lastVersion?: number;
+}
+
+/** A published version: an immutable copy of a state machine's revision, `<stateMachineArn>:<version>`. */
+export interface StateMachineVersionRecord {
+  stateMachineName: string;
+  arn: string;
+  version: number;
+  definition: string;
+  roleArn: string;
+  type: 'STANDARD';
+  revisionId: string;
+  description?: string;
+  /** epoch ms */
+  creationDate: number;
+}
+
+/** One route of an alias: a version ARN and its share (0–100) of the executions started through the alias. */
+export interface AliasRoute { stateMachineVersionArn: string; weight: number }
+
+/** An alias, `<stateMachineArn>:<name>`: one or two versions with weights summing to 100. */
+export interface StateMachineAliasRecord {
+  stateMachineName: string;
+  name: string;
+  arn: string;
+  description?: string;
+  routingConfiguration: AliasRoute[];
+  /** epoch ms */
+  creationDate: number;
+  updateDate?: number;
 }
 
 /** Registry KV keys (bucket `af_registry`) of Step Functions resources; the plural forms are list prefixes. */
 export const sfnKeys = {
   activity: (name: string): string => `sa.${kvToken(name)}`,
   stateMachine: (name: string): string => `sm.${kvToken(name)}`,
+  /** Versions of one state machine, zero-padded so the keys sort by number. */
+  version: (stateMachine: string, n: number): string => `smv.${kvToken(stateMachine)}.${String(n).padStart(10, '0')}`,
+  alias: (stateMachine: string, alias: string): string => `sma.${kvToken(stateMachine)}.${kvToken(alias)}`,
+  versionsOf: (stateMachine: string): string => `smv.${kvToken(stateMachine)}`,
+  aliasesOf: (stateMachine: string): string => `sma.${kvToken(stateMachine)}`,
   activities: 'sa',
   stateMachines: 'sm',
 } as const;

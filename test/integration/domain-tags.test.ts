@@ -112,12 +112,14 @@ describe('domain tags', () => {
       arnOf(uniqueDomain('missing')),
       `arn:aws:swf:eu-west-1:000000000000:/domain/${name}`,
       `arn:aws:swf:us-east-1:111111111111:/domain/${name}`,
-      `arn:aws:states:us-east-1:000000000000:activity:${name}`,
       'arn:aws:swf:us-east-1:000000000000:/domain/',
       'not-an-arn',
     ];
     for (const resourceArn of arns) {
       await expect(call(action, { resourceArn, tags: [{ key: 'k' }], tagKeys: ['k'] }), resourceArn).rejects.toMatchObject({ name: 'UnknownResourceFault' });
     }
+    // Over NATS both services share the action name: a Step Functions ARN is Step Functions' to answer.
+    const states = `arn:aws:states:us-east-1:000000000000:activity:${name}`;
+    await expect(call(action, { resourceArn: states, tags: [{ key: 'k' }], tagKeys: ['k'] }), states).rejects.toMatchObject({ name: 'ResourceNotFound' });
   });
 });

@@ -210,8 +210,10 @@ describe('state machines over HTTP (AWS SDK)', () => {
     const after = await sfn.send(new DescribeStateMachineCommand({ stateMachineArn }));
     expect({ d: after.definition, r: after.roleArn, v: after.revisionId }).toEqual({ d: held.definition, r: held.roleArn, v: held.revisionId });
 
+    // A version ARN is one DescribeStateMachine reads (none published here); Update and Delete take the state machine's.
+    await expectFault(sfn.send(new DescribeStateMachineCommand({ stateMachineArn: `${ARN}:stateMachine:${name}:1` })), StateMachineDoesNotExist);
     for (const arn of ['x', `${ARN}:activity:${name}`, `${ARN}:stateMachine:${name}:1`, `${ARN}:execution:${name}:e`]) {
-      await expectFault(sfn.send(new DescribeStateMachineCommand({ stateMachineArn: arn })), InvalidArn);
+      if (!arn.endsWith(':1')) await expectFault(sfn.send(new DescribeStateMachineCommand({ stateMachineArn: arn })), InvalidArn);
       await expectFault(sfn.send(new DeleteStateMachineCommand({ stateMachineArn: arn })), InvalidArn);
       await expectFault(sfn.send(new UpdateStateMachineCommand({ stateMachineArn: arn, definition: PASS })), InvalidArn);
     }

@@ -25,6 +25,13 @@ export interface SfnExecutionRecord {
   /** The definition the execution started with (a later UpdateStateMachine does not change it). */
   definition: string;
   roleArn: string;
+  /** Set when started through a version ARN, or through an alias (the version it picked). */
+  stateMachineVersionArn?: string;
+  /** Set when started through an alias. */
+  stateMachineAliasArn?: string;
+  /** The revision of the state machine (or version) the definition came from, and when it was made (epoch ms). */
+  revisionId?: string;
+  definitionDate?: number;
 }
 
 export const executionKey = (stateMachineName: string, name: string): string => `x.${kvToken(stateMachineName)}.${kvToken(name)}`;

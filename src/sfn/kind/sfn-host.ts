@@ -255,7 +255,9 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     try {
       await this.machines.prepare(rec.definition);
       await x.serial(async () => {
-        x.record(HOST_ACTOR, { type: 'ExecutionStarted', details: { input: rec.input, inputDetails: { truncated: false }, roleArn: rec.roleArn } });
+        // A start through an alias or version names them, as AWS's ExecutionStartedEventDetails do.
+        const via = { ...(rec.stateMachineAliasArn ? { stateMachineAliasArn: rec.stateMachineAliasArn } : {}), ...(rec.stateMachineVersionArn ? { stateMachineVersionArn: rec.stateMachineVersionArn } : {}) };
+        x.record(HOST_ACTOR, { type: 'ExecutionStarted', details: { input: rec.input, inputDetails: { truncated: false }, roleArn: rec.roleArn, ...via } });
         this.spawn(x);
         await x.flush();
       });

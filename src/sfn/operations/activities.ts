@@ -12,11 +12,11 @@ const MAX_ACTIVITIES = 10_000;
 
 const listed = (a: ActivityRecord) => ({ activityArn: a.arn, name: a.name, creationDate: seconds(a.creationDate) });
 
-/** CreateActivity: idempotent by name (an existing activity's ARN and creationDate come back). */
+/** CreateActivity: idempotent by name (an existing activity's ARN and creationDate come back); its tags are kept. */
 export async function createActivity(ctx: ServiceContext, input: unknown): Promise<object> {
   const body = requestObject(input);
   const r = InputReader.of(input);
-  readSfnTags(r, body.tags, 'activity');
+  const tags = readSfnTags(r, body.tags, 'activity');
   r.struct('encryptionConfiguration', false, (e) => e.str('type', { max: 32, required: true, oneOf: ['AWS_OWNED_KEY', 'CUSTOMER_MANAGED_KMS_KEY'] }));
   r.done();
   const name = validateSfnName(body.name, 'name');
@@ -28,7 +28,7 @@ export async function createActivity(ctx: ServiceContext, input: unknown): Promi
   if ((await ctx.registry.list(sfnKeys.activities)).length >= MAX_ACTIVITIES) {
     throw new Fault('ActivityLimitExceeded', `Activity limit exceeded: at most ${MAX_ACTIVITIES} activities`);
   }
-  const rec: ActivityRecord = { name, arn: activityArn(ctx, name), creationDate: ctx.clock.now() };
+  const rec: ActivityRecord = { name, arn: activityArn(ctx, name), creationDate: ctx.clock.now(), ...(tags && tags.length > 0 ? { tags } : {}) };
   try {
     await ctx.registry.create(key, rec);
     return { activityArn: rec.arn, creationDate: seconds(rec.creationDate) };

@@ -1,6 +1,7 @@
 import { seconds, type ServiceContext } from '../../service/context.js';
 import { requireExecution } from '../execution-lookup.js';
 import { requestObject } from '../input.js';
+import { InputReader } from '../../protocol/validate.js';
 
 /**
  * The redrive members AWS's DescribeExecution carries. Executions are never redriven here, so the
@@ -18,6 +19,8 @@ export async function describeExecution(ctx: ServiceContext, input: unknown): Pr
   return {
     executionArn: rec.executionArn,
     stateMachineArn: rec.stateMachineArn,
+    ...(rec.stateMachineVersionArn !== undefined ? { stateMachineVersionArn: rec.stateMachineVersionArn } : {}),
+    ...(rec.stateMachineAliasArn !== undefined ? { stateMachineAliasArn: rec.stateMachineAliasArn } : {}),
     name: rec.name,
     status: rec.status,
     startDate: seconds(rec.startDate),
@@ -28,5 +31,23 @@ export async function describeExecution(ctx: ServiceContext, input: unknown): Pr
     ...(rec.error !== undefined ? { error: rec.error } : {}),
     ...(rec.cause !== undefined ? { cause: rec.cause } : {}),
     ...redrive(rec.status),
+  };
+}
+
+/**
+ * DescribeStateMachineForExecution: the definition and role the execution runs (its own copy: the
+ * state machine's revision at its start, or the version it was started through) and that revision.
+ */
+export async function describeStateMachineForExecution(ctx: ServiceContext, input: unknown): Promise<object> {
+  const body = requestObject(input);
+  const r = InputReader.of(input);
+  r.str('includedData', { max: 16, oneOf: ['ALL_DATA', 'METADATA_ONLY'] });
+  r.done();
+  const rec = await requireExecution(ctx, body.executionArn);
+  return {
+    stateMachineArn: rec.stateMachineArn, name: rec.stateMachineName, definition: rec.definition, roleArn: rec.roleArn,
+    // Records of executions started before the revision was kept: their start is the best bound.
+    updateDate: seconds(rec.definitionDate ?? rec.startDate),
+    ...(rec.revisionId !== undefined ? { revisionId: rec.revisionId } : {}),
   };
 }

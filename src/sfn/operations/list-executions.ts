@@ -3,7 +3,8 @@ import { Fault } from '../../protocol/faults.js';
 import { InputReader } from '../../protocol/validate.js';
 import type { SfnCursor, SfnListQuery, SfnVisibilityIndex } from '../visibility/sfn-visibility-index.js';
 import { seconds, type ServiceContext } from '../../service/context.js';
-import { requireStateMachine } from '../lookup.js';
+import { findAlias, findVersion, requireStateMachine } from '../lookup.js';
+import { parseStateMachineRef, unqualifiedArn } from '../arns.js';
 import { requestObject } from '../input.js';
 
 const STATUSES = ['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED', 'PENDING_REDRIVE'] as const;
@@ -14,7 +15,7 @@ function index(ctx: ServiceContext): SfnVisibilityIndex {
 }
 
 /** Tokens carry the last item's start date and name, and a digest of the query they belong to. */
-const digest = (q: SfnListQuery): string => createHash('sha256').update(JSON.stringify([q.stateMachineName, q.status ?? null])).digest('base64url').slice(0, 12);
+const digest = (q: SfnListQuery): string => createHash('sha256').update(JSON.stringify([q.stateMachineName, q.status ?? null, ...(q.via === undefined ? [] : [q.via])])).digest('base64url').slice(0, 12);
 
 function readCursor(token: string, q: SfnListQuery): SfnCursor {
   try {
@@ -42,14 +43,22 @@ export async function listExecutions(ctx: ServiceContext, input: unknown): Promi
   if (body.mapRunArn !== undefined && body.stateMachineArn === undefined) {
     throw new Fault('ValidationException', 'Map Runs are not supported: give stateMachineArn');
   }
-  const sm = (await requireStateMachine(ctx, body.stateMachineArn)).value;
-  const q: SfnListQuery = { stateMachineName: sm.name, status: statusFilter };
+  // A version or alias ARN lists the executions started through it (AWS: the same member).
+  const ref = parseStateMachineRef(body.stateMachineArn, 'stateMachineArn', { version: true, alias: true });
+  const sm = (await requireStateMachine(ctx, unqualifiedArn(body.stateMachineArn as string))).value;
+  const via = ref.version !== undefined || ref.alias !== undefined ? body.stateMachineArn as string : undefined;
+  if (via !== undefined && !(await findVersion(ctx, via, ref)) && !(await findAlias(ctx, via, ref))) {
+    throw new Fault('StateMachineDoesNotExist', `State Machine Does Not Exist: '${via}'`);
+  }
+  const q: SfnListQuery = { stateMachineName: sm.name, status: statusFilter, ...(via !== undefined ? { via } : {}) };
   const after = nextToken === undefined ? undefined : readCursor(nextToken, q);
   const { items, more } = index(ctx).list(q, { limit: maxResults, after });
   const last = items.at(-1);
   return {
     executions: items.map((x) => ({
       executionArn: x.executionArn, stateMachineArn: x.stateMachineArn, name: x.name, status: x.status,
+      ...(x.stateMachineVersionArn !== undefined ? { stateMachineVersionArn: x.stateMachineVersionArn } : {}),
+      ...(x.stateMachineAliasArn !== undefined ? { stateMachineAliasArn: x.stateMachineAliasArn } : {}),
       startDate: seconds(x.startDate), ...(x.stopDate !== undefined ? { stopDate: seconds(x.stopDate) } : {}),
     })),
     ...(more && last ? { nextToken: writeCursor({ startDate: last.startDate, name: last.name }, q) } : {}),

@@ -6,7 +6,7 @@ import { executionArn, validateSfnName } from '../arns.js';
 import type { SfnExecutionRecord } from '../kind/execution-records.js';
 import { seconds, type ServiceContext } from '../../service/context.js';
 import { executionPartition, executionRecords } from '../execution-lookup.js';
-import { requireStateMachine } from '../lookup.js';
+import { resolveStartTarget } from './start-target.js';
 import { requestObject } from '../input.js';
 
 /** The wire limit of Step Functions payloads (the model's 262,144 characters); AWS's quota is the same number of UTF-8 bytes. */
@@ -33,14 +33,15 @@ export async function startExecution(ctx: ServiceContext, input: unknown): Promi
   r.done();
   executionRecords(ctx);
   const name = body.name === undefined || body.name === null ? randomUUID() : validateSfnName(body.name, 'name');
-  const sm = (await requireStateMachine(ctx, body.stateMachineArn)).value;
+  const target = await resolveStartTarget(ctx, body.stateMachineArn);
+  const sm = target.stateMachine;
   const problem = payloadProblem(text);
   if (problem) throw new Fault('InvalidExecutionInput', `Invalid State Machine Execution Input: 'input ${problem}'`);
   if (sm.status === 'DELETING') throw new Fault('StateMachineDeleting', `State Machine Is Being Deleted: '${sm.arn}'`);
   const arn = executionArn(ctx, sm.name, name);
   const record: SfnExecutionRecord = {
     executionArn: arn, stateMachineArn: sm.arn, stateMachineName: sm.name, name, status: 'RUNNING',
-    startDate: ctx.clock.now(), input: text, partition: executionPartition(ctx, arn), definition: sm.definition, roleArn: sm.roleArn,
+    startDate: ctx.clock.now(), input: text, partition: executionPartition(ctx, arn), ...target.runs,
   };
   const out = await ctx.router.call(record.partition, 'sfnStart', { record });
   return { executionArn: out.executionArn, startDate: seconds(out.startDate) };

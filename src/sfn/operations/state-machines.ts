@@ -1,29 +1,25 @@
 import { Fault } from '../../protocol/faults.js';
 import { InputReader } from '../../protocol/validate.js';
-import { RegistryConflictError, retryOnConflict } from '../../registry/registry.js';
-import { parseArn, parseRoleArn, stateMachineArn, validateSfnName } from '../arns.js';
+import { parseArn, parseRoleArn, parseStateMachineRef, stateMachineArn, validateSfnName } from '../arns.js';
 import { sfnKeys, type StateMachineRecord } from '../records.js';
 import { seconds, type ServiceContext } from '../../service/context.js';
 import { checkDefinition, newRevisionId, readDefinition, refuseUnsupported } from '../definition-input.js';
 import { byName, pageByName, readPaging, readSfnTags, requestObject } from '../input.js';
-import { findStateMachine, requireStateMachine } from '../lookup.js';
+import { aliasesOf, findStateMachine, findVersion, requireStateMachine, versionsOf } from '../lookup.js';
+import { casRetry } from './registry-cas.js';
+import { checkVersionDescription, describeVersion, publishVersion } from './versions.js';
 
 /** AWS's default quota of state machines per account and region. */
 const MAX_STATE_MACHINES = 10_000;
-/** Attempts at a compare-and-set registry write before answering ConflictException. */
-const CAS_ATTEMPTS = 5;
-
-/** A compare-and-set registry step, tried CAS_ATTEMPTS times; still beaten, it answers ConflictException. */
-async function casRetry<T>(what: string, step: () => Promise<T>): Promise<T> {
-  try {
-    return await retryOnConflict(step, CAS_ATTEMPTS);
-  } catch (e) {
-    if (e instanceof RegistryConflictError) throw new Fault('ConflictException', `State machine '${what}' changed concurrently`, { cause: e, retryable: true });
-    throw e;
-  }
-}
 
 const created = (sm: StateMachineRecord) => ({ stateMachineArn: sm.arn, creationDate: seconds(sm.creationDate) });
+
+/** With `publish: true`, the state machine's current revision as a version (its ARN goes into the answer). */
+async function maybePublish(ctx: ServiceContext, body: Record<string, unknown>, sm: StateMachineRecord): Promise<object> {
+  if (body.publish !== true) return {};
+  const v = await publishVersion(ctx, sm, body.versionDescription as string | undefined);
+  return { stateMachineVersionArn: v.arn };
+}
 
 /**
  * CreateStateMachine: idempotent for the same name, definition and roleArn; the same name with
@@ -33,8 +29,9 @@ export async function createStateMachine(ctx: ServiceContext, input: unknown): P
   const body = requestObject(input);
   const r = InputReader.of(input);
   readDefinition(r, true);
-  readSfnTags(r, body.tags, 'stateMachine');
+  const tags = readSfnTags(r, body.tags, 'stateMachine');
   refuseUnsupported(r, body); // also throws r's problems
+  checkVersionDescription(body);
   const name = validateSfnName(body.name, 'name');
   const roleArn = parseRoleArn(body.roleArn, 'roleArn');
   const definition = body.definition as string;
@@ -46,7 +43,9 @@ export async function createStateMachine(ctx: ServiceContext, input: unknown): P
     const existing = (await ctx.registry.get<StateMachineRecord>(key)).value;
     if (existing) {
       if (existing.status === 'DELETING') throw new Fault('StateMachineDeleting', `State Machine is being deleted: '${arn}'`);
-      if (existing.definition === definition && existing.roleArn === roleArn) return created(existing);
+      if (existing.definition === definition && existing.roleArn === roleArn) {
+        return { ...created(existing), ...await maybePublish(ctx, body, existing) };
+      }
       throw new Fault('StateMachineAlreadyExists', `State Machine Already Exists: '${arn}'`);
     }
     if ((await ctx.registry.list(sfnKeys.stateMachines)).length >= MAX_STATE_MACHINES) {
@@ -54,9 +53,12 @@ export async function createStateMachine(ctx: ServiceContext, input: unknown): P
     }
     const rec: StateMachineRecord = {
       name, arn, definition, roleArn, type: 'STANDARD', creationDate: ctx.clock.now(), revisionId: newRevisionId(), status: 'ACTIVE',
+      ...(tags && tags.length > 0 ? { tags } : {}),
     };
     await ctx.registry.create(key, rec);
-    return created(rec);
+    // A publish that loses a race retries alone: the create is not repeated.
+    const version = await casRetry(name, () => maybePublish(ctx, body, rec));
+    return { ...created(rec), ...version };
   });
 }
 
@@ -69,6 +71,7 @@ export async function updateStateMachine(ctx: ServiceContext, input: unknown): P
   const r = InputReader.of(input);
   readDefinition(r, false);
   refuseUnsupported(r, body);
+  checkVersionDescription(body);
   const arn = body.stateMachineArn;
   parseArn(arn, 'stateMachine', 'stateMachineArn');
   if (body.definition === undefined && body.roleArn === undefined) {
@@ -81,18 +84,29 @@ export async function updateStateMachine(ctx: ServiceContext, input: unknown): P
   return casRetry(String(arn), async () => {
     const held = await requireStateMachine(ctx, arn);
     if (held.value.status === 'DELETING') throw new Fault('StateMachineDeleting', `State Machine is being deleted: '${String(arn)}'`);
+    const sm = held.value;
+    // Nothing changes: no new revision (AWS then answers without a revisionId; a publish gives the newest version again).
+    if ((definition ?? sm.definition) === sm.definition && (roleArn ?? sm.roleArn) === sm.roleArn) {
+      return { updateDate: seconds(ctx.clock.now()), ...await maybePublish(ctx, body, sm) };
+    }
     const next: StateMachineRecord = {
-      ...held.value, definition: definition ?? held.value.definition, roleArn: roleArn ?? held.value.roleArn,
-      updateDate: ctx.clock.now(), revisionId: newRevisionId(),
+      ...sm, definition: definition ?? sm.definition, roleArn: roleArn ?? sm.roleArn, updateDate: ctx.clock.now(), revisionId: newRevisionId(),
     };
     await ctx.registry.update(sfnKeys.stateMachine(next.name), next, held.revision);
-    return { updateDate: seconds(next.updateDate!), revisionId: next.revisionId };
+    return { updateDate: seconds(next.updateDate!), revisionId: next.revisionId, ...await maybePublish(ctx, body, next) };
   });
 }
 
 /** DescribeStateMachine: StateMachineDoesNotExist unless the ARN names one of this region and account. */
 export async function describeStateMachine(ctx: ServiceContext, input: unknown): Promise<object> {
-  const { value: sm } = await requireStateMachine(ctx, requestObject(input).stateMachineArn);
+  const arn = requestObject(input).stateMachineArn;
+  const ref = parseStateMachineRef(arn, 'stateMachineArn', { version: true });
+  if (ref.version !== undefined) {
+    const v = await findVersion(ctx, arn as string, ref);
+    if (!v) throw new Fault('StateMachineDoesNotExist', `State Machine Does Not Exist: '${String(arn)}'`);
+    return describeVersion(v.value);
+  }
+  const { value: sm } = await requireStateMachine(ctx, arn);
   return {
     stateMachineArn: sm.arn, name: sm.name, status: sm.status, definition: sm.definition, roleArn: sm.roleArn,
     type: sm.type, creationDate: seconds(sm.creationDate), revisionId: sm.revisionId,
@@ -112,6 +126,15 @@ export async function listStateMachines(ctx: ServiceContext, input: unknown): Pr
   };
 }
 
+/** DeleteStateMachine takes the state machine's versions and aliases with it (as AWS does). */
+async function removeVersionsAndAliases(ctx: ServiceContext, name: string): Promise<void> {
+  const keys = [...(await aliasesOf(ctx, name)).map((a) => sfnKeys.alias(name, a.name)), ...(await versionsOf(ctx, name)).map((v) => sfnKeys.version(name, v.version))];
+  for (const key of keys) {
+    const got = await ctx.registry.get(key, { fresh: true });
+    if (got.value !== null) await ctx.registry.remove(key, got.revision).catch(() => undefined); // changed meanwhile: its writer sees the state machine gone
+  }
+}
+
 /**
  * DeleteStateMachine: removes it at once (later StartExecution → StateMachineDoesNotExist); running
  * executions carry their own definition and go on. Deleting one that does not exist succeeds.
@@ -121,7 +144,9 @@ export async function deleteStateMachine(ctx: ServiceContext, input: unknown): P
   // Changed meanwhile (an update): read again.
   return casRetry(String(arn), async () => {
     const held = await findStateMachine(ctx, arn);
-    if (held) await ctx.registry.remove(sfnKeys.stateMachine(held.value.name), held.revision);
+    if (!held) return {};
+    await ctx.registry.remove(sfnKeys.stateMachine(held.value.name), held.revision);
+    await removeVersionsAndAliases(ctx, held.value.name);
     return {};
   });
 }

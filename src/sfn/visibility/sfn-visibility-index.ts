@@ -6,7 +6,8 @@ import type { SfnExecutionRecord, SfnExecutionStatus } from '../kind/execution-r
  * One Step Functions execution as ListExecutions shows it (an ExecutionListItem, dates in epoch ms),
  * kept as the only message on `<prefix>.vis.~sfn.<stateMachine>.<execution>`.
  */
-export type SfnVisibilityRecord = Pick<SfnExecutionRecord, 'executionArn' | 'stateMachineArn' | 'stateMachineName' | 'name' | 'status' | 'startDate' | 'stopDate'>;
+export type SfnVisibilityRecord = Pick<SfnExecutionRecord, 'executionArn' | 'stateMachineArn' | 'stateMachineName' | 'name' | 'status' | 'startDate' | 'stopDate'
+  | 'stateMachineVersionArn' | 'stateMachineAliasArn'>;
 
 /** The visibility record of an execution record. */
 export function sfnVisibilityOf(rec: SfnExecutionRecord): SfnVisibilityRecord {
@@ -15,6 +16,8 @@ export function sfnVisibilityOf(rec: SfnExecutionRecord): SfnVisibilityRecord {
     name: rec.name, status: rec.status, startDate: rec.startDate,
   };
   if (rec.stopDate !== undefined) v.stopDate = rec.stopDate;
+  if (rec.stateMachineVersionArn !== undefined) v.stateMachineVersionArn = rec.stateMachineVersionArn;
+  if (rec.stateMachineAliasArn !== undefined) v.stateMachineAliasArn = rec.stateMachineAliasArn;
   return v;
 }
 
@@ -28,8 +31,14 @@ export const sfnVisibilityVersion = (r: SfnVisibilityRecord): number => r.startD
 export const sfnVisibilityAddress = (s: Subjects, r: SfnVisibilityRecord): [subject: string, msgID: string] =>
   [s.sfnVisibility(r.stateMachineName, r.name), `vis:${r.executionArn}:${sfnVisibilityVersion(r)}`];
 
-/** What ListExecutions asks for: one state machine's executions, of one status or all. */
-export interface SfnListQuery { stateMachineName: string; status?: string }
+/**
+ * What ListExecutions asks for: one state machine's executions, of one status or all; with `via`,
+ * only those started through that version or alias ARN.
+ */
+export interface SfnListQuery { stateMachineName: string; status?: string; via?: string }
+
+/** Whether an execution was started through `via` (a version ARN, or an alias ARN). */
+const startedVia = (r: Rec, via: string | undefined): boolean => via === undefined || r.stateMachineVersionArn === via || r.stateMachineAliasArn === via;
 
 /** Where a page ended: the start date and name of its last item. */
 export interface SfnCursor { startDate: number; name: string }
@@ -78,6 +87,7 @@ export class SfnVisibilityIndex extends KindVisibility<Rec> {
     const from = list.bound(() => false);
     const to = list.bound((r) => after === undefined || (r.startDate - after.startDate || str(r.name, after.name)) < 0);
     for (const r of list.range(from, to, true)) {
+      if (!startedVia(r, q.via)) continue;
       if (items.length === page.limit) return { items, more: true };
       items.push(r);
     }
