@@ -106,7 +106,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   // Stored messages that do not decode or fit their shape: logged, counted, left for `actorflow quarantine`.
   const quarantine = new Quarantine(log.child({ c: 'quarantine' }), (kind) => metrics.quarantined(kind));
   // Replicated history: read the last transition from the stream leader (see HistoryStore).
-  const store = new MeteredHistoryStore(metrics, nats.js, nats.jsm, s.streams.history, nats.replicas > 1, quarantine);
+  const store = new MeteredHistoryStore(metrics, nats.js, nats.jsm, s.streams.history, nats.replicas > 1, quarantine, clock.skipping);
   const queues = new TaskQueues(nats.nc, nats.js, nats.jsm, s, (err) => log.warn({ err }, 'task list feed failed'), quarantine, config.taskConsumerIdleMs);
   const registry = new Registry(nats.registry, quarantine);
   await registry.start();
@@ -118,7 +118,8 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const visPublisher = new VisibilityPublisher(nats.js, log.child({ c: 'visibility' }), nats.nc);
   await visFeed.start();
   log.info({ ms: Date.now() - started }, 'registry and visibility index loaded');
-  const retention = new Retention(nats.js, nats.jsm, s, clock, log.child({ c: 'retention' }), quarantine);
+  // Retention's timers are housekeeping: a time-skipping clock never jumps to them.
+  const retention = new Retention(nats.js, nats.jsm, s, clock.skipping?.background ?? clock, log.child({ c: 'retention' }), quarantine);
   // Requests for an execution go to its partition's owner: in-process here, over af.part.<p>.* elsewhere.
   const router = new Router(nats.nc, s, config.partitions, log.child({ c: 'router' }),
     new ReplyGuard([ENGINE_INBOX_PREFIX], (reason) => metrics.requestDropped('owner', reason), log.child({ c: 'router' }), 'owner call'),
