@@ -72,6 +72,7 @@ describe('SWF on the virtual clock', () => {
       '17 ActivityTaskCompleted', '21 WorkflowExecutionCompleted',
     ].join(' / '));
     expect(env.now() - t0).toBeGreaterThanOrEqual(37 * DAY_MS);
+    expect(env.clock.idle, 'no task left in hand').toBe(true);
   });
 
   it('without skipping the timer waits (still open after 2 s); env.sleep("30d") fires it on demand', async () => {
@@ -134,6 +135,7 @@ describe('Step Functions on the virtual clock, through the AWS SDK at env.endpoi
       expect(events!.map((e) => e.type)).not.toContain('ActivityTimedOut');
       expect(ms('ActivitySucceeded') - ms('ActivityStarted')).toBeGreaterThanOrEqual(WORK_MS - 50);
       expect(ms('ActivitySucceeded') - ms('ActivityStarted')).toBeLessThan(60_000);
+      await until(() => env.clock.idle, { timeoutMs: 2000, message: 'no task left in hand' });
     } finally {
       await sfnWorker.stop();
       sfn.destroy();
