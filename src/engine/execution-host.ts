@@ -116,7 +116,15 @@ export class ExecutionHost<X extends LiveExecution, M = unknown> {
   }
 
   private load(id: string): Promise<X | undefined> {
-    return this.loading.run(id, () => this.kind.load(id, this.sleeping.get(id)));
+    return this.loading.run(id, async () => {
+      // Time-skipping: time does not jump while a run is rebuilt (its due timers fire once it is in).
+      const release = this.clock.skipping?.hold();
+      try {
+        return await this.kind.load(id, this.sleeping.get(id));
+      } finally {
+        release?.();
+      }
+    });
   }
 
   /** A sleeping execution's deadline came: it is rebuilt (its timers fire from the restored state). */

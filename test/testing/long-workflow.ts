@@ -1,6 +1,9 @@
+import { CreateStateMachineCommand, SFNClient } from '@aws-sdk/client-sfn';
 import type { ActorFlowClient, WireEvent } from '../../src/sdk/client.js';
 import type { DecisionResult, DecisionTask } from '../../src/sdk/decider.js';
 import { attributesOf } from '../../src/sdk/client.js';
+import { SFN_ROLE } from '../helpers/sfn-http.js';
+import { ANY_CREDENTIALS, REGION } from '../helpers/swf-http.js';
 
 export const DAY_S = 86_400;
 export const DAY_MS = DAY_S * 1000;
@@ -64,3 +67,14 @@ export function eventOf(events: WireEvent[], type: string): WireEvent {
 
 /** An event's timestamp in epoch ms. */
 export const at = (e: WireEvent): number => Math.round(e.eventTimestamp * 1000);
+
+/** The AWS SDK's Step Functions client for a test environment's gateway (one attempt: faults surface at once). */
+export function sfnAt(endpoint: string): SFNClient {
+  return new SFNClient({ endpoint, region: REGION, credentials: ANY_CREDENTIALS, maxAttempts: 1 });
+}
+
+/** Creates a state machine of `definition` through the gateway; returns its ARN. */
+export async function createSfnMachine(sfn: SFNClient, name: string, definition: object): Promise<string> {
+  const r = await sfn.send(new CreateStateMachineCommand({ name, roleArn: SFN_ROLE, definition: JSON.stringify(definition) }));
+  return r.stateMachineArn!;
+}

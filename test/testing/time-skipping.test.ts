@@ -1,15 +1,12 @@
-import {
-  CreateActivityCommand, CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand,
-} from '@aws-sdk/client-sfn';
+import { CreateActivityCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnvironment, type TestEnvironment } from '../../src/testing/index.js';
 import { ActivityWorker } from '../../src/sdk/activity-worker.js';
 import { Decider } from '../../src/sdk/decider.js';
 import { startSfnActivityWorker } from '../../src/sdk/sfn-activity-worker.js';
 import { compact, uniqueDomain } from '../helpers/engine.js';
-import { ANY_CREDENTIALS, REGION } from '../helpers/swf-http.js';
 import { until } from '../helpers/until.js';
-import { at, DAY_MS, DECISIONS, decideLongWorkflow, eventOf, registerLongWorkflow, startLongWorkflow, WORKERS } from './long-workflow.js';
+import { at, createSfnMachine, DAY_MS, DECISIONS, decideLongWorkflow, eventOf, registerLongWorkflow, sfnAt, startLongWorkflow, WORKERS } from './long-workflow.js';
 
 /**
  * The test environment of `actorflow/testing`: a real nats-server and engine node whose clock jumps
@@ -103,7 +100,7 @@ describe('SWF on the virtual clock', () => {
 
 describe('Step Functions on the virtual clock, through the AWS SDK at env.endpoint', () => {
   it('a machine with a 7-day Wait and an activity task (1 h timeout, 10 min heartbeat) succeeds in under 5 s of wall time', async () => {
-    const sfn = new SFNClient({ endpoint: env.endpoint, region: REGION, credentials: ANY_CREDENTIALS, maxAttempts: 1 });
+    const sfn = sfnAt(env.endpoint);
     const { activityArn } = await sfn.send(new CreateActivityCommand({ name: 'vt-work' }));
     const sfnWorker = startSfnActivityWorker(env.client, {
       activityArn: activityArn!, pollTimeoutMs: 1000,
@@ -116,7 +113,7 @@ describe('Step Functions on the virtual clock, through the AWS SDK at env.endpoi
           Work: { Type: 'Task', Resource: activityArn, TimeoutSeconds: 3600, HeartbeatSeconds: 600, End: true },
         },
       };
-      const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'vt-week', roleArn: 'arn:aws:iam::000000000000:role/sfn-test', definition: JSON.stringify(definition) }));
+      const stateMachineArn = await createSfnMachine(sfn, 'vt-week', definition);
       const wall0 = performance.now();
       const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, input: '{"n":1}' }));
       let statusNow = 'RUNNING';
