@@ -19,6 +19,7 @@ import { Quarantine } from './history/quarantine.js';
 import { ENGINE_INBOX_PREFIX } from './nats/connect-options.js';
 import { RequestLimiter } from './transport/request-limit.js';
 import { mergeOperations, SFN_OPERATIONS } from './sfn/operations.js';
+import { timeHeld } from './service/time-held.js';
 import { mountConsole } from './console/console.js';
 import { startHttpGateway, type HttpGateway } from './transport/http-gateway.js';
 import { resolveHttpOptions, type HttpGatewayOptions } from './transport/http-options.js';
@@ -163,13 +164,16 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   };
   // The HTTP port listens before recovery, so /healthz and /readyz (503 until rebuilt) answer during it.
   let http: HttpGateway | undefined;
+  // On a time-skipping clock, time does not jump while a request is served (long polls aside).
+  const swfOps = timeHeld(OPERATIONS, clock.skipping);
+  const sfnOps = timeHeld(SFN_OPERATIONS, clock.skipping);
   // In a cluster, partitions come and go with KV leases; each is rebuilt on every host before it is served.
   const clustered = config.cluster && !options.ownPartitions;
   const lm = clustered ? new LeaseManager(await LeaseStore.open(nats.nc, s, config.leaseTtlMs, nats.replicas), [owner, retention, sfn], router,
     { node: config.nodeName, partitions: config.partitions, renewMs: config.leaseRenewMs, httpUrl: () => http?.url, metrics: metrics.registry }, log.child({ c: 'cluster' })) : undefined;
   const readiness = new Readiness(nats.nc, lm);
   if (httpConfig) {
-    const services = { SimpleWorkflowService: { ops: OPERATIONS, signingName: 'swf' }, AWSStepFunctions: { ops: SFN_OPERATIONS, signingName: 'states' } };
+    const services = { SimpleWorkflowService: { ops: swfOps, signingName: 'swf' }, AWSStepFunctions: { ops: sfnOps, signingName: 'states' } };
     http = await startHttpGateway(ctx, services, httpConfig, log.child({ c: 'http' }), { startClosed: true })
       .catch(async (e: unknown) => {
         queues.close(); registry.stop(); retention.stop(); visFeed.stop(); await owner.stop(); await sfn.stop();
@@ -205,7 +209,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
     for (const p of owned) router.serve(p);
   }
   // Over NATS both services share af.api.<Action>: their action names must not clash.
-  const api = new NatsApiServer(nats.nc, ctx, mergeOperations(OPERATIONS, SFN_OPERATIONS), log.child({ c: 'api' }),
+  const api = new NatsApiServer(nats.nc, ctx, mergeOperations(swfOps, sfnOps), log.child({ c: 'api' }),
     new ReplyGuard(config.apiReplyPrefixes, (reason) => metrics.requestDropped('api', reason), log.child({ c: 'api' })),
     new RequestLimiter(config.apiLimits));
   api.start();

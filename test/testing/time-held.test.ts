@@ -1,0 +1,33 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../src/engine/virtual-clock.js';
+import type { Operation, ServiceContext } from '../../src/service/context.js';
+import { timeHeld } from '../../src/service/time-held.js';
+import { until } from '../helpers/until.js';
+
+let clock: VirtualClock | undefined;
+afterEach(() => clock?.stop());
+
+const slow = (ms: number): Operation => () => new Promise((r) => setTimeout(() => r({}), ms));
+const ctx = {} as ServiceContext;
+
+describe('timeHeld', () => {
+  it('holds a time-skipping clock while a request is served, but not while a long poll waits', async () => {
+    clock = new VirtualClock({ quietMs: 20 });
+    const c = clock;
+    const ops = timeHeld({ SignalWorkflowExecution: slow(300), PollForActivityTask: slow(300) }, c.skipping);
+    let fired = false;
+    c.setTimeout(() => { fired = true; }, 86_400_000);
+
+    await ops.SignalWorkflowExecution!(ctx, {});
+    expect(fired, 'time jumped while a signal was being served').toBe(false);
+
+    const poll = ops.PollForActivityTask!(ctx, {});
+    await until(() => fired, { timeoutMs: 2000, message: 'the skip while a poll is held' });
+    await poll;
+  });
+
+  it('leaves the table as it is without a time-skipping clock', () => {
+    const table = { A: slow(1) };
+    expect(timeHeld(table, undefined)).toBe(table);
+  });
+});
