@@ -11,6 +11,8 @@ export const DECISIONS = 'deciders';
 export const WORKERS = 'workers';
 /** A task list no worker polls: its activity can only time out. */
 export const NOBODY = 'nobody';
+/** A task list the test polls by hand. */
+export const BY_HAND = 'by-hand';
 
 /** The domain, the workflow type `LongWait` and the activity types `Unstaffed` and `Work`. */
 export async function registerLongWorkflow(client: ActorFlowClient, domain: string): Promise<void> {
@@ -20,7 +22,7 @@ export async function registerLongWorkflow(client: ActorFlowClient, domain: stri
 }
 
 /** Starts a `LongWait` run that may stay open 60 days. */
-export async function startLongWorkflow(client: ActorFlowClient, domain: string, workflowId: string, input: 'timer-only' | 'full'): Promise<string> {
+export async function startLongWorkflow(client: ActorFlowClient, domain: string, workflowId: string, input: 'timer-only' | 'full' | 'heartbeat'): Promise<string> {
   const r = await client.call<{ runId: string }>('StartWorkflowExecution', {
     domain, workflowId, workflowType: { name: 'LongWait', version: '1' }, taskList: { name: DECISIONS }, input,
     executionStartToCloseTimeout: String(60 * DAY_S), taskStartToCloseTimeout: '60', childPolicy: 'TERMINATE',
@@ -29,22 +31,28 @@ export async function startLongWorkflow(client: ActorFlowClient, domain: string,
 }
 
 const sevenDays = String(7 * DAY_S);
-const activity = (name: string, taskList: string) => ({
+const activity = (name: string, taskList: string, heartbeatTimeout = 'NONE') => ({
   decisionType: 'ScheduleActivityTask',
   scheduleActivityTaskDecisionAttributes: {
     activityType: { name, version: '1' }, activityId: name.toLowerCase(), taskList: { name: taskList },
-    scheduleToStartTimeout: sevenDays, scheduleToCloseTimeout: sevenDays, startToCloseTimeout: sevenDays, heartbeatTimeout: 'NONE',
+    // Schedule-to-close is longer, so the 7-day one that fires is always schedule-to-start.
+    scheduleToStartTimeout: sevenDays, scheduleToCloseTimeout: String(14 * DAY_S), startToCloseTimeout: sevenDays, heartbeatTimeout,
   },
 });
 
 /**
  * The decider of `LongWait`: a 30-day timer; then (input `full`) an activity nobody works on, which
- * times out after 7 days, then one a worker does (7-day timeouts too); then it completes.
+ * times out after 7 days, then one a worker does (7-day timeouts too); then it completes. Input
+ * `heartbeat`: one activity with a 1-day heartbeat timeout on BY_HAND; it completes once that closes.
  */
 export function decideLongWorkflow(task: DecisionTask): DecisionResult {
   const seen = new Set(task.events.map((e) => e.eventType));
   const input = String(attributesOf(task.events[0]!).input);
   const complete = { decisions: [{ decisionType: 'CompleteWorkflowExecution', completeWorkflowExecutionDecisionAttributes: { result: 'done' } }] };
+  if (input === 'heartbeat') {
+    if (!seen.has('ActivityTaskScheduled')) return { decisions: [activity('Work', BY_HAND, String(DAY_S))] };
+    return seen.has('ActivityTaskTimedOut') ? complete : { decisions: [] };
+  }
   if (!seen.has('TimerStarted')) {
     return { decisions: [{ decisionType: 'StartTimer', startTimerDecisionAttributes: { timerId: 'month', startToFireTimeout: String(30 * DAY_S) } }] };
   }
