@@ -16,7 +16,7 @@ export interface VirtualClockOptions {
   skip?: boolean;
   /** Tasks in hand hold time still (without it, only commands and appends do). */
   watch?: TaskWatch;
-  /** How long (real ms) nothing must run before time jumps (default 50): the hops between the engine's steps. */
+  /** How long (real ms) nothing must run before time jumps (default 100): the hops between the engine's steps. */
   quietMs?: number;
 }
 
@@ -73,7 +73,7 @@ export class VirtualClock implements EngineClock {
   constructor(o: VirtualClockOptions = {}) {
     this.offset = (o.start ?? Date.now()) - Date.now();
     this.skip = o.skip ?? true;
-    this.quietMs = o.quietMs ?? 50;
+    this.quietMs = o.quietMs ?? 100;
     this.watch = o.watch;
     const background: EngineClock = {
       now: () => this.now(),

@@ -26,6 +26,8 @@ describe('sleeping executions on the virtual clock', () => {
     try {
       env.skipTime(false);
       const runId = await startLongWorkflow(env.client, domain, 'asleep', 'timer-only');
+      // First the timer (the run also sleeps while its first decision task waits), then the sleep on it.
+      await until(async () => (await env.client.history(domain, { workflowId: 'asleep', runId })).some((e) => e.eventType === 'TimerStarted'), { message: 'the timer to start' });
       await until(() => env.node.owner.sleepingCount >= 1 && env.node.owner.liveCount === 0, { timeoutMs: 5000, message: 'the run to sleep on its timer' });
       await env.sleep('30d');
       await until(async () => (await status('asleep', runId)) === 'CLOSED', { timeoutMs: 5000, message: 'the woken run to close' });
