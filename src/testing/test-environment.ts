@@ -45,6 +45,12 @@ export interface TestEnvironment {
  * Starts a test environment: a nats-server on a random loopback port with a temporary store, and
  * one engine node on a virtual clock that jumps to the next deadline whenever nothing runs (see
  * VirtualClock for the exact rule), for SWF and Step Functions alike. Close it in afterAll.
+ *
+ * Good to know: a scheduled decision task holds time (run your decider), and so does a task a
+ * worker took and never answered, until it times out in real time or `sleep` passes its deadline.
+ * With skipping on, time may jump whenever the engine is idle, also between two of the test's own
+ * calls: for a step that must land at a given time, turn skipping off and move time with `sleep`.
+ * Closed runs are deleted once virtual time passes their domain's retention, as on AWS.
  */
 export async function createTestEnvironment(o: TestEnvironmentOptions = {}): Promise<TestEnvironment> {
   const start = o.startTime instanceof Date ? o.startTime.getTime() : o.startTime;
