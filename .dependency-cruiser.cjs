@@ -16,7 +16,7 @@ const ABOVE_HISTORY = `matching|registry|visibility|${ABOVE_STORES}`;
 const ABOVE_NATS = `history|${ABOVE_HISTORY}`;
 
 /** Consumers of the engine: nothing in the engine imports them. */
-const CONSUMERS = '^src/(console|cli|demo)/';
+const CONSUMERS = '^src/(console|cli|demo|testing)/';
 
 module.exports = {
   forbidden: [
@@ -43,7 +43,7 @@ module.exports = {
     {
       name: 'consumers-are-not-imported',
       severity: 'error',
-      comment: 'The console, CLI and demo use the engine; the engine never imports them.',
+      comment: 'The console, CLI, demo and test environment use the engine; the engine never imports them.',
       from: { path: '^src/', pathNot: [CONSUMERS, '^src/(serve|main|server)\\.ts$'] },
       to: { path: CONSUMERS },
     },

@@ -19,6 +19,7 @@ import { Quarantine } from './history/quarantine.js';
 import { ENGINE_INBOX_PREFIX } from './nats/connect-options.js';
 import { RequestLimiter } from './transport/request-limit.js';
 import { mergeOperations, SFN_OPERATIONS } from './sfn/operations.js';
+import { timeHeld } from './service/time-held.js';
 import { mountConsole } from './console/console.js';
 import { startHttpGateway, type HttpGateway } from './transport/http-gateway.js';
 import { resolveHttpOptions, type HttpGatewayOptions } from './transport/http-options.js';
@@ -106,7 +107,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   // Stored messages that do not decode or fit their shape: logged, counted, left for `actorflow quarantine`.
   const quarantine = new Quarantine(log.child({ c: 'quarantine' }), (kind) => metrics.quarantined(kind));
   // Replicated history: read the last transition from the stream leader (see HistoryStore).
-  const store = new MeteredHistoryStore(metrics, nats.js, nats.jsm, s.streams.history, nats.replicas > 1, quarantine);
+  const store = new MeteredHistoryStore(metrics, nats.js, nats.jsm, s.streams.history, nats.replicas > 1, quarantine, clock.skipping);
   const queues = new TaskQueues(nats.nc, nats.js, nats.jsm, s, (err) => log.warn({ err }, 'task list feed failed'), quarantine, config.taskConsumerIdleMs);
   const registry = new Registry(nats.registry, quarantine);
   await registry.start();
@@ -118,7 +119,8 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const visPublisher = new VisibilityPublisher(nats.js, log.child({ c: 'visibility' }), nats.nc);
   await visFeed.start();
   log.info({ ms: Date.now() - started }, 'registry and visibility index loaded');
-  const retention = new Retention(nats.js, nats.jsm, s, clock, log.child({ c: 'retention' }), quarantine);
+  // Retention's timers are housekeeping: a time-skipping clock never jumps to them.
+  const retention = new Retention(nats.js, nats.jsm, s, clock.skipping?.background ?? clock, log.child({ c: 'retention' }), quarantine);
   // Requests for an execution go to its partition's owner: in-process here, over af.part.<p>.* elsewhere.
   const router = new Router(nats.nc, s, config.partitions, log.child({ c: 'router' }),
     new ReplyGuard([ENGINE_INBOX_PREFIX], (reason) => metrics.requestDropped('owner', reason), log.child({ c: 'router' }), 'owner call'),
@@ -162,13 +164,16 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   };
   // The HTTP port listens before recovery, so /healthz and /readyz (503 until rebuilt) answer during it.
   let http: HttpGateway | undefined;
+  // On a time-skipping clock, time does not jump while a request is served (long polls aside).
+  const swfOps = timeHeld(OPERATIONS, clock.skipping);
+  const sfnOps = timeHeld(SFN_OPERATIONS, clock.skipping);
   // In a cluster, partitions come and go with KV leases; each is rebuilt on every host before it is served.
   const clustered = config.cluster && !options.ownPartitions;
   const lm = clustered ? new LeaseManager(await LeaseStore.open(nats.nc, s, config.leaseTtlMs, nats.replicas), [owner, retention, sfn], router,
     { node: config.nodeName, partitions: config.partitions, renewMs: config.leaseRenewMs, httpUrl: () => http?.url, metrics: metrics.registry }, log.child({ c: 'cluster' })) : undefined;
   const readiness = new Readiness(nats.nc, lm);
   if (httpConfig) {
-    const services = { SimpleWorkflowService: { ops: OPERATIONS, signingName: 'swf' }, AWSStepFunctions: { ops: SFN_OPERATIONS, signingName: 'states' } };
+    const services = { SimpleWorkflowService: { ops: swfOps, signingName: 'swf' }, AWSStepFunctions: { ops: sfnOps, signingName: 'states' } };
     http = await startHttpGateway(ctx, services, httpConfig, log.child({ c: 'http' }), { startClosed: true })
       .catch(async (e: unknown) => {
         queues.close(); registry.stop(); retention.stop(); visFeed.stop(); await owner.stop(); await sfn.stop();
@@ -204,7 +209,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
     for (const p of owned) router.serve(p);
   }
   // Over NATS both services share af.api.<Action>: their action names must not clash.
-  const api = new NatsApiServer(nats.nc, ctx, mergeOperations(OPERATIONS, SFN_OPERATIONS), log.child({ c: 'api' }),
+  const api = new NatsApiServer(nats.nc, ctx, mergeOperations(swfOps, sfnOps), log.child({ c: 'api' }),
     new ReplyGuard(config.apiReplyPrefixes, (reason) => metrics.requestDropped('api', reason), log.child({ c: 'api' })),
     new RequestLimiter(config.apiLimits));
   api.start();

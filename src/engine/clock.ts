@@ -1,9 +1,24 @@
-import type { MachineClock } from '../../machines/swf/history-event.js';
+import type { HistoryEvent, MachineClock } from '../../machines/swf/history-event.js';
 
-/** The clock XState actors run on, plus `now()` for deadlines. */
+/**
+ * The clock XState actors run on, plus `now()` for deadlines and history timestamps: every
+ * deadline and every time written in history is read from here, never from `Date.now()`.
+ */
 export interface EngineClock extends MachineClock {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(id: unknown): void;
+  /** Set on a virtual clock that skips time (see VirtualClock): what the engine tells it. */
+  readonly skipping?: TimeSkipping;
+}
+
+/** What the engine reports to a time-skipping clock, so time jumps only while nothing runs. */
+export interface TimeSkipping {
+  /** Work began that time must not jump under (a command, a history append); call the result when it ends. */
+  hold(): () => void;
+  /** A transition was stored (the tasks it hands out or closes). */
+  stored(historyId: string, events: readonly HistoryEvent[]): void;
+  /** The same clock for housekeeping timers (retention) that time never jumps to: they fire when time passes them. */
+  readonly background: EngineClock;
 }
 
 const MAX_TIMEOUT = 2 ** 31 - 1;

@@ -121,11 +121,14 @@ export class ExecutionHost<X extends LiveExecution, M = unknown> {
 
   /** A sleeping execution's deadline came: it is rebuilt (its timers fire from the restored state). */
   private wake(id: string, s: Sleeper<M>): void {
+    // Time-skipping: time does not jump while a run wakes (its due timers fire once it is in). A read
+    // that loads a sleeping run does not hold time: a test polling for a result would stop it.
+    const release = this.clock.skipping?.hold();
     this.load(id).catch((err: unknown) => {
       if (err instanceof DamagedRecordError) return; // quarantined: it answers its fault
       this.log.error({ err, id }, 'wake-up failed; trying again');
       this.reopenLater(id, s.partition);
-    });
+    }).finally(() => release?.());
   }
 
   /** Registers a live execution (a start, or a rebuild ready to serve); it is awake from now on. */

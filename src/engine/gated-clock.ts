@@ -23,6 +23,10 @@ export class GatedClock implements EngineClock {
     return this.inner.now();
   }
 
+  get skipping(): EngineClock['skipping'] {
+    return this.inner.skipping;
+  }
+
   setTimeout(fn: () => void, ms: number): unknown {
     if (!this.gated) return { inner: this.inner.setTimeout(fn, ms) };
     const id = this.next++;

@@ -49,12 +49,15 @@ export abstract class LiveExecution {
   /** Runs `fn` after every earlier operation on this execution has finished. */
   serial<T>(fn: () => Promise<T>): Promise<T> {
     this.pendingOps++;
+    // Time-skipping: time does not jump while an operation is queued or running.
+    const release = this.clock.skipping?.hold();
     const run = this.tail.then(() => {
       if (this.dead) throw new Fault('InternalFailure', 'execution was reloaded');
       return fn();
     }).finally(() => {
       this.pendingOps--;
       this.lastActive = this.clock.now();
+      release?.();
     });
     this.tail = run.catch(() => undefined);
     return run;

@@ -14,6 +14,10 @@ export class TrackedClock implements EngineClock {
     return this.inner.now();
   }
 
+  get skipping(): EngineClock['skipping'] {
+    return this.inner.skipping;
+  }
+
   setTimeout(fn: () => void, ms: number): unknown {
     const at = this.inner.now() + Math.max(0, ms);
     const box: { id?: unknown } = {};
