@@ -72,6 +72,13 @@ module.exports = {
       '^src/service/context\\.ts$'),
     layer('sdk', '^(src/(?!(sdk|protocol)/)(?!nats/(connect-options|request-fast-path)\\.ts$)|machines/)',
       'The SDK is what users install for their workers: it imports the protocol (and how to connect), nothing of the server.'),
+    {
+      name: 'sdk-entry-is-the-sdk',
+      severity: 'error',
+      comment: 'src/index.ts is the package entry users import: the SDK, the protocol and how to connect; never the server (no prom-client, no XState inspector, no HTTP gateway).',
+      from: { path: '^src/index\\.ts$' },
+      to: { path: '^(src/(?!(sdk|protocol)/)(?!nats/(connect-options|request-fast-path)\\.ts$)|machines/)|(^|/)node_modules/(xstate|prom-client|@statelyai)/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

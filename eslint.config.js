@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', '.data/**', 'test-results/**', 'src/console/static/**', 'bin/**'] },
   {
-    files: ['src/**/*.ts', 'machines/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts'],
+    files: ['src/**/*.ts', 'machines/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', 'examples/**/*.ts'],
     languageOptions: {
       parser: tseslint.parser,
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },

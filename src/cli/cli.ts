@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
+import { packageRoot } from '../nats/package-root.js';
 import { Fault } from '../protocol/faults.js';
 import type { ActorFlowClient } from '../sdk/client.js';
 import { UsageError, describeFlags, parseArgs, type FlagSpecs } from './args.js';
@@ -17,7 +20,13 @@ export const GLOBAL_FLAGS: FlagSpecs = {
   prefix: { type: 'string', value: 'P', help: 'subject prefix of the engine (default $AF_PREFIX or af)' },
   json: { type: 'boolean', help: 'machine-readable JSON on stdout' },
   help: { type: 'boolean', help: 'show help' },
+  version: { type: 'boolean', help: 'print the version of actorflow' },
 };
+
+/** The version in the package's package.json. */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
 
 export const COMMANDS: readonly Command[] = [
   serveCommand, demoCommand, domainsCommand, executionsCommand, describeCommand, historyCommand,
@@ -144,6 +153,10 @@ export async function runCli(argv: readonly string[], io: CliIO, env: NodeJS.Pro
       const { flags } = parseArgs(argv, GLOBAL_FLAGS, undefined, { checkRequired: false });
       if (flags.help) {
         io.out(generalUsage());
+        return 0;
+      }
+      if (flags.version) {
+        io.out(packageVersion());
         return 0;
       }
       throw new UsageError('no command given');

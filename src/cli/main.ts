@@ -1,6 +1,6 @@
 import { processIO, runCli } from './cli.js';
 
-/** The `actorflow` command (bin/actorflow.js loads this file through tsx). */
+/** The `actorflow` command (bin/actorflow.js runs this file, compiled from dist/ or through tsx in a checkout). */
 // A closed pipe (`actorflow history … | head`) ends the output quietly.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(0);

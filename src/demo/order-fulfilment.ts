@@ -1,6 +1,8 @@
 import { attributesOf, ignore, type ActorFlowClient, type WireEvent } from '../sdk/client.js';
 import { ActivityWorker } from '../sdk/activity-worker.js';
 import { Decider, type DecisionTask, type DecisionResult } from '../sdk/decider.js';
+import { decisions } from '../sdk/decisions.js';
+import { workflowInput } from '../sdk/history.js';
 
 /** The order-fulfilment workflow of the SWF developer guide. */
 export const ORDER_STEPS = ['VerifyOrder', 'ChargeCreditCard', 'ShipOrder', 'RecordCompletion'] as const;
@@ -28,22 +30,18 @@ export function decideOrder(task: DecisionTask): DecisionResult {
   const done = task.events.filter((e) => e.eventType === 'ActivityTaskCompleted').length;
   const bad = task.events.find((e) => e.eventType === 'ActivityTaskFailed' || e.eventType === 'ActivityTaskTimedOut');
   if (bad) {
-    return { decisions: [{ decisionType: 'FailWorkflowExecution', failWorkflowExecutionDecisionAttributes: { reason: `${bad.eventType}`, details: JSON.stringify(attributesOf(bad)) } }] };
+    return { decisions: [decisions.failWorkflow(bad.eventType, JSON.stringify(attributesOf(bad)))] };
   }
-  const input = task.events.find((e) => e.eventType === 'WorkflowExecutionStarted');
   if (done < ORDER_STEPS.length) {
     const last = [...task.events].reverse().find((e) => e.eventType === 'ActivityTaskCompleted');
     return {
-      decisions: [{
-        decisionType: 'ScheduleActivityTask',
-        scheduleActivityTaskDecisionAttributes: {
-          activityType: { name: ORDER_STEPS[done], version: VERSION }, activityId: `${ORDER_STEPS[done]}-${done + 1}`,
-          input: last ? attributesOf(last).result : attributesOf(input!).input,
-        },
-      }],
+      decisions: [decisions.scheduleActivity({
+        activityType: { name: ORDER_STEPS[done]!, version: VERSION }, activityId: `${ORDER_STEPS[done]}-${done + 1}`,
+        input: last ? attributesOf(last).result as string | undefined : workflowInput(task.events),
+      })],
     };
   }
-  return { decisions: [{ decisionType: 'CompleteWorkflowExecution', completeWorkflowExecutionDecisionAttributes: { result: 'order fulfilled' } }] };
+  return { decisions: [decisions.completeWorkflow('order fulfilled')] };
 }
 
 /** Activity handlers: each step stamps the order it is given. */

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from './package-root.js';
 
-/** The package's root folder (src/nats/ → ../..), where `scripts/ensure-deps.sh` unpacks its tools. */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The package's root folder, where `scripts/ensure-deps.sh` unpacks its tools. */
+const ROOT = packageRoot();
 
 /**
  * Where `scripts/ensure-deps.sh` unpacks a current nats-server (≥ 2.10) when the system's is older:

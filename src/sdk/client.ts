@@ -6,6 +6,9 @@ import { decode, encode } from '../protocol/codec.js';
 import { connectionAuth, type NatsAuth } from '../nats/connect-options.js';
 import { installRequestFastPath } from '../nats/request-fast-path.js';
 import { fromWire, type WireReply } from '../protocol/wire.js';
+import { ACTION_NAMES as SWF_ACTIONS } from './types/swf.js';
+import { ACTION_NAMES as SFN_ACTIONS } from './types/sfn.js';
+import { SFN_NAMES_OF_SWF, serviceMethods, type SfnMethods, type SwfMethods } from './typed-client.js';
 
 export interface ClientOptions {
   /** NATS servers, e.g. `nats://127.0.0.1:4222`. */
@@ -56,11 +59,21 @@ function reconnectOptions() {
 }
 
 /**
- * The ActorFlow client over NATS: every SWF action by its AWS name, with AWS-shaped inputs and
- * outputs. Faults surface as `Fault` errors carrying the AWS fault name.
+ * The ActorFlow client over NATS: every SWF and Step Functions action by its AWS name, with AWS-shaped
+ * inputs and outputs (typed from the AWS service models on `client.swf` and `client.sfn`; untyped
+ * through `call`). Faults surface as `Fault` errors carrying the AWS fault name.
  */
 export class ActorFlowClient {
-  private constructor(readonly nc: NatsConnection, private readonly prefix: string, private readonly owned: boolean) {}
+  /** The SWF actions, typed: `client.swf.startWorkflowExecution({ domain, workflowId, workflowType })`. */
+  readonly swf: SwfMethods;
+  /** The Step Functions actions, typed: `client.sfn.startExecution({ stateMachineArn, input })`. */
+  readonly sfn: SfnMethods;
+
+  private constructor(readonly nc: NatsConnection, private readonly prefix: string, private readonly owned: boolean) {
+    const call = (action: string, input: object, opts: { timeoutMs?: number }) => this.call(action, input, opts);
+    this.swf = serviceMethods<SwfMethods>(SWF_ACTIONS, call);
+    this.sfn = serviceMethods<SfnMethods>(SFN_ACTIONS.filter((a) => !(SFN_NAMES_OF_SWF as readonly string[]).includes(a)), call);
+  }
 
   static async connect(opts: ClientOptions = {}): Promise<ActorFlowClient> {
     const servers = opts.servers ?? 'nats://127.0.0.1:4222';

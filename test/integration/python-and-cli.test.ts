@@ -4,10 +4,10 @@ import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engin
 import { AWS, PYTHON, requireClient, run, type Ran } from '../helpers/external-clients.js';
 
 /**
- * Clients other than our own against the AWS JSON 1.0 gateway: boto3 (test/clients/swf_order.py
+ * Clients other than our own against the AWS JSON 1.0 gateway: boto3 (examples/swf_order_boto3.py
  * runs the order workflow end to end) and the aws CLI (test/helpers/external-clients.ts).
  */
-const SCRIPT = fileURLToPath(new URL('../clients/swf_order.py', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../../examples/swf_order_boto3.py', import.meta.url));
 
 const STEP = ['DecisionTaskScheduled', 'DecisionTaskStarted', 'DecisionTaskCompleted', 'ActivityTaskScheduled', 'ActivityTaskStarted', 'ActivityTaskCompleted'];
 const ORDER_HISTORY = ['WorkflowExecutionStarted', ...STEP, ...STEP, ...STEP, ...STEP,
@@ -25,11 +25,11 @@ afterAll(async () => {
 });
 
 describe('boto3', () => {
-  it('runs the order workflow with a Python decider and activity worker (test/clients/swf_order.py)', async () => {
+  it('runs the order workflow with a Python decider and activity worker (examples/swf_order_boto3.py)', async () => {
     await requireClient('boto3');
     const domain = uniqueDomain('py-order');
     const r = await run(PYTHON, [SCRIPT, endpoint, domain], 40_000);
-    expect(r.code, `swf_order.py failed:\n${r.stderr}\n${r.stdout}`).toBe(0);
+    expect(r.code, `swf_order_boto3.py failed:\n${r.stderr}\n${r.stdout}`).toBe(0);
     const summary = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as {
       closeStatus: string; executionStatus: string; result: string; eventIds: number[]; eventTypes: string[];
     };

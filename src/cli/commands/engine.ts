@@ -1,9 +1,9 @@
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../../nats/package-root.js';
 import { UsageError, str } from '../args.js';
 import type { Command, CommandContext } from '../context.js';
 
 /** The repository root: the embedded nats-server reads nats.conf and keeps its store in .data/ there. */
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = packageRoot();
 
 /**
  * serve and demo run src/serve.ts and src/main.ts in this process. They read NATS_URL and

@@ -6,7 +6,7 @@ import type { ServiceContext } from '../../service/context.js';
 import { requireDomain } from '../domain-lookup.js';
 import { pollMs } from '../../protocol/poll-hold.js';
 
-interface StartActivity { task: TaskMessage; identity?: string }
+export interface StartActivity { task: TaskMessage; identity?: string }
 
 export async function pollForActivityTask(ctx: ServiceContext, input: unknown, signal?: AbortSignal): Promise<object> {
   const r = InputReader.of(input);

@@ -10,7 +10,7 @@ import { historyPage, readPageToken, type EventSource } from '../history-pages.j
 import { decode, encode } from '../../protocol/codec.js';
 
 interface PageArgs { pageSize?: number; reverse: boolean; startAtPrevious: boolean }
-interface StartDecision extends PageArgs { task: TaskMessage; identity?: string }
+export interface StartDecision extends PageArgs { task: TaskMessage; identity?: string }
 interface DecisionPage extends PageArgs { key: RunKey; scheduledEventId: number; startedEventId: number; from: number }
 
 const scope = (k: RunKey, startedEventId: number) => `d:${k.domain}:${k.workflowId}:${k.runId}:${startedEventId}`;

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The order-fulfilment workflow through ActorFlow's AWS JSON 1.0 gateway, with boto3 only.
 
-Usage: /usr/bin/python3 test/clients/swf_order.py [ENDPOINT_URL [DOMAIN]]
+Usage: /usr/bin/python3 examples/swf_order_boto3.py [ENDPOINT_URL [DOMAIN]]
   ENDPOINT_URL  default $SWF_ENDPOINT_URL, then http://127.0.0.1:8080
   DOMAIN        default $SWF_DOMAIN, then "py-order"
 
