@@ -65,7 +65,9 @@ export function validateChoices(p: Problems, path: string, state: Obj, language:
 
 function validateRule(p: Problems, path: string, rule: Obj, topLevel: boolean): void {
   const kinds = COMBINATORS.filter((k) => rule[k] !== undefined);
-  if (kinds.length !== 1) {
+  // A rule written in JSONata (a Condition) is refused as such below, not as a malformed comparison.
+  const jsonata = topLevel && Object.keys(rule).some((k) => JSONATA_RULE.has(k));
+  if (kinds.length !== 1 && !jsonata) {
     p.schema(path, `The object must have only one of the following fields: [${COMBINATORS.join(', ')}]`);
   }
   for (const key of Object.keys(rule)) {
@@ -131,7 +133,8 @@ function jsonataRule(p: Problems, path: string, rule: Obj): void {
     if (JSONPATH_RULE.has(key)) p.schema(path, otherLanguageField('JSONata', key));
   }
   typed(p, path, rule, 'Comment', 'STRING');
-  if (requireFields(p, path, rule, ['Condition'])) {
+  // A rule written in JSONPath is refused as such above, without asking for its Condition too.
+  if (!Object.keys(rule).some((k) => JSONPATH_RULE.has(k)) && requireFields(p, path, rule, ['Condition'])) {
     const c = rule.Condition;
     if (isJsonataExpression(c)) jsonataString(p, at(path, 'Condition'), c, INPUT_SCOPE);
     else if (typeof c !== 'boolean') p.schema(at(path, 'Condition'), "The value for the field 'Condition' must be a JSONata expression or a BOOLEAN");

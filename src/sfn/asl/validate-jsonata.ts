@@ -1,5 +1,6 @@
 import jsonata from 'jsonata';
 import { at, atIndex, type Problems } from './definition-problems.js';
+import { otherLanguageField } from './validate-query-language.js';
 import { isObj } from './validate-values.js';
 
 /**
@@ -38,7 +39,13 @@ export const NOT_AN_EXPRESSION = 'JSONata string must start with {% and end with
 export function jsonataValue(p: Problems, path: string, v: unknown, scope: ExpressionScope): void {
   if (typeof v === 'string') jsonataString(p, path, v, scope);
   else if (Array.isArray(v)) v.forEach((item, i) => jsonataValue(p, atIndex(path, i), item, scope));
-  else if (isObj(v)) for (const [k, item] of Object.entries(v)) jsonataValue(p, at(path, k), item, scope);
+  else if (isObj(v)) {
+    for (const [k, item] of Object.entries(v)) {
+      // JSONata states evaluate `{% %}` strings; a `.$` key is the JSONPath way and is refused.
+      if (k.endsWith('.$')) p.schema(at(path, k), otherLanguageField('JSONata', k));
+      jsonataValue(p, at(path, k), item, scope);
+    }
+  }
 }
 
 /** One string of a JSONata state: a literal, or an expression that must be valid. */

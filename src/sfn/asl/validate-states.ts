@@ -152,9 +152,16 @@ function resource(p: Problems, path: string, arn: string): void {
 }
 
 function wait(p: Problems, path: string, s: Obj, language: QueryLanguage): void {
-  const kinds = language === 'JSONata' ? ['Seconds', 'Timestamp'] : ['Seconds', 'Timestamp', 'SecondsPath', 'TimestampPath'];
+  if (language === 'JSONata') {
+    // SecondsPath/TimestampPath are refused as JSONPath fields; they still count as a duration here.
+    const kinds = ['Seconds', 'Timestamp'];
+    if (atMostOne(p, path, s, kinds) === 0 && s.SecondsPath === undefined && s.TimestampPath === undefined) {
+      p.schema(path, `Exactly one of these fields is required: [${kinds.join(', ')}]`);
+    }
+    return;
+  }
+  const kinds = ['Seconds', 'Timestamp', 'SecondsPath', 'TimestampPath'];
   if (atMostOne(p, path, s, kinds) === 0) p.schema(path, `Exactly one of these fields is required: [${kinds.join(', ')}]`);
-  if (language === 'JSONata') return;
   integerIn(p, path, s, 'Seconds', 0);
   if (s.Timestamp !== undefined && !isTimestamp(s.Timestamp)) p.schema(at(path, 'Timestamp'), NOT_A_TIMESTAMP);
   pathField(p, path, s, 'SecondsPath', 'reference');
