@@ -1,9 +1,6 @@
-import {
-  CreateStateMachineCommand, DescribeStateMachineCommand, InvalidDefinition, ListStateMachinesCommand, UpdateStateMachineCommand,
-  type SFNClient,
-} from '@aws-sdk/client-sfn';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshName, rejection, SFN_ROLE, startSfnHttpEngine, type SfnHttpEngine } from '../helpers/sfn-http.js';
+import { CreateStateMachineCommand, DescribeStateMachineCommand, InvalidDefinition, ListStateMachinesCommand, UpdateStateMachineCommand } from '@aws-sdk/client-sfn';
+import { describe, expect, it } from 'vitest';
+import { freshName, rejection, SFN_ROLE, sfnHttpEngineForFile } from '../helpers/sfn-http.js';
 import { BAD_JSONATA, VALID_JSONATA } from '../helpers/sfn-jsonata-definitions.js';
 
 /*
@@ -12,19 +9,13 @@ import { BAD_JSONATA, VALID_JSONATA } from '../helpers/sfn-jsonata-definitions.j
  * valid form (AWS's documented examples among them) is created and described back unchanged.
  */
 
-let h: SfnHttpEngine | undefined;
-let sfn: SFNClient;
-beforeAll(async () => {
-  h = await startSfnHttpEngine();
-  ({ sfn } = h);
-});
-afterAll(async () => { await h?.stop(); });
+const engine = sfnHttpEngineForFile();
 
 const create = (name: string, definition: object) =>
-  sfn.send(new CreateStateMachineCommand({ name, roleArn: SFN_ROLE, definition: JSON.stringify(definition) }));
+  engine.sfn.send(new CreateStateMachineCommand({ name, roleArn: SFN_ROLE, definition: JSON.stringify(definition) }));
 
 async function machineNames(): Promise<string[]> {
-  return ((await sfn.send(new ListStateMachinesCommand({ maxResults: 1000 }))).stateMachines ?? []).map((m) => m.name!);
+  return ((await engine.sfn.send(new ListStateMachinesCommand({ maxResults: 1000 }))).stateMachines ?? []).map((m) => m.name!);
 }
 
 describe('CreateStateMachine refuses JSONata and variable mistakes', () => {
@@ -47,12 +38,12 @@ describe('CreateStateMachine refuses JSONata and variable mistakes', () => {
 
   it('UpdateStateMachine with a refused definition leaves the state machine as it was', async () => {
     const { stateMachineArn } = await create(freshName('held'), VALID_JSONATA[0]![1]);
-    const before = await sfn.send(new DescribeStateMachineCommand({ stateMachineArn }));
+    const before = await engine.sfn.send(new DescribeStateMachineCommand({ stateMachineArn }));
     const [, definition, code, path, message] = BAD_JSONATA.find(([what]) => what.startsWith('an expression that does not parse'))!;
-    const err = await rejection(sfn.send(new UpdateStateMachineCommand({ stateMachineArn, definition: JSON.stringify(definition) })));
+    const err = await rejection(engine.sfn.send(new UpdateStateMachineCommand({ stateMachineArn, definition: JSON.stringify(definition) })));
     expect(err).toBeInstanceOf(InvalidDefinition);
     expect(err.message).toContain(`${code}: ${message} at ${path}`);
-    const after = await sfn.send(new DescribeStateMachineCommand({ stateMachineArn }));
+    const after = await engine.sfn.send(new DescribeStateMachineCommand({ stateMachineArn }));
     expect({ definition: after.definition, revisionId: after.revisionId }).toEqual({ definition: before.definition, revisionId: before.revisionId });
   });
 });
@@ -60,7 +51,7 @@ describe('CreateStateMachine refuses JSONata and variable mistakes', () => {
 describe('CreateStateMachine accepts the JSONata and variable forms AWS documents', () => {
   it.each(VALID_JSONATA)('%s', async (_what, definition) => {
     const { stateMachineArn } = await create(freshName('ok'), definition);
-    const d = await sfn.send(new DescribeStateMachineCommand({ stateMachineArn }));
+    const d = await engine.sfn.send(new DescribeStateMachineCommand({ stateMachineArn }));
     expect(JSON.parse(d.definition!)).toEqual(definition);
   });
 });
