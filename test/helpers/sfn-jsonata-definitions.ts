@@ -183,6 +183,7 @@ export const VALID_JSONATA: [string, object][] = [
     Read: { Type: 'Pass', InputPath: '$theAnswer', Parameters: { 'sum.$': 'States.MathAdd($theAnswer, $waitTime)' }, End: true },
   })],
   ['an empty Assign', jpass({ Assign: {} })],
+  ['a variable argument beside a quoted $ in an intrinsic', pone({ Type: 'Pass', Next: 'Done', Parameters: { 'm.$': "States.Format('price $price is {}', $price.amount)" } })],
   ['Assign in Choice rules and on the Choice state', def({
     Decide: {
       Type: 'Choice', Assign: { decided: true }, Default: 'No',

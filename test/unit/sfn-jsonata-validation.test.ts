@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isInvalidDefinition, parseDefinition, type DefinitionProblem } from '../../src/sfn/asl/validate-definition.js';
+import { machineQueryLanguage, stateQueryLanguage } from '../../src/sfn/asl/validate-query-language.js';
 import { BAD_JSONATA, VALID_JSONATA } from '../helpers/sfn-jsonata-definitions.js';
 
 /*
@@ -28,6 +29,24 @@ describe('parseDefinition refuses JSONata and variable mistakes', () => {
 
   it('has at least 30 mistakes', () => {
     expect(BAD_JSONATA.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it('refuses an expression nested past the stack, without crashing', () => {
+    const deep = `{% ${'['.repeat(200_000)}${']'.repeat(200_000)} %}`;
+    const problems = problemsOf({ QueryLanguage: 'JSONata', StartAt: 'S', States: { S: { Type: 'Pass', Output: deep, End: true } } });
+    expect(problems.map((p) => `${p.code} ${p.path}`)).toEqual(['INVALID_JSONATA_EXPRESSION /States/S/Output']);
+  });
+});
+
+describe('the query language of a state', () => {
+  it.each([
+    [undefined, undefined, 'JSONPath'], [undefined, 'JSONata', 'JSONata'], ['JSONata', undefined, 'JSONata'],
+    ['JSONPath', 'JSONata', 'JSONata'], ['JSONata', 'JSONPath', 'JSONPath'],
+    // Outside the enum (refused, but resolved as AWS resolves it): only the exact 'JSONPath' is JSONPath.
+    ['jsonpath', undefined, 'JSONata'], [undefined, 'jsonpath', 'JSONata'], [5, undefined, 'JSONata'],
+  ] as const)('machine %s, state %s: %s', (machine, state, expected) => {
+    const language = stateQueryLanguage(machineQueryLanguage(machine === undefined ? {} : { QueryLanguage: machine }), state === undefined ? {} : { QueryLanguage: state });
+    expect(language).toBe(expected);
   });
 });
 
