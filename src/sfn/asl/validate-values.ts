@@ -2,7 +2,7 @@ import { at, atIndex, type Problems } from './definition-problems.js';
 import { parseIntrinsic } from './intrinsics.js';
 import { isReferencePath, parsePath } from './json-path.js';
 import { parseTimestamp } from './timestamp.js';
-import { intrinsicWithoutVariables, withoutVariableRoot } from './validate-variable-paths.js';
+import { intrinsicWithoutVariables, variableOf, withoutVariableRoot } from './validate-variable-paths.js';
 
 /** Field-level checks shared by every state type: member sets, JSON types, numbers, paths, payload templates. */
 
@@ -75,7 +75,8 @@ export type PathKind =
  * a Reference Path`). A path may start at a workflow variable (`$order.items`), except ResultPath.
  */
 export function pathProblem(value: string, kind: PathKind): string | undefined {
-  if (kind !== 'result') value = withoutVariableRoot(value);
+  if (kind === 'result' && variableOf(value) !== undefined) return 'Value is not a Reference Path';
+  value = withoutVariableRoot(value);
   if (kind === 'path') return parsePath(value) === null ? 'Value must be a valid JSONPath.' : undefined;
   if (!isReferencePath(value)) return 'Value is not a Reference Path';
   if (kind === 'result' && value.startsWith('$$')) return 'Value is not a Reference Path into the state input (the context object cannot be written)';
