@@ -16,7 +16,9 @@ export interface DefinitionProblem {
  */
 export type ProblemCode =
   | 'INVALID_JSON_DESCRIPTION' | 'MISSING_DESCRIPTION' | 'SCHEMA_VALIDATION_FAILED' | 'INVALID_RESOURCE'
-  | 'MISSING_END_STATE' | 'DUPLICATE_STATE_NAME' | 'INVALID_STATE_NAME' | 'MISSING_TRANSITION_TARGET' | 'TOO_DEEPLY_NESTED';
+  | 'MISSING_END_STATE' | 'DUPLICATE_STATE_NAME' | 'INVALID_STATE_NAME' | 'MISSING_TRANSITION_TARGET' | 'TOO_DEEPLY_NESTED'
+  // JSONata states (not in the documented list; as ValidateStateMachineDefinition reports them).
+  | 'INVALID_JSONATA_EXPRESSION' | 'UNSUPPORTED_JSONATA_EXPRESSION';
 
 export function formatProblem(p: DefinitionProblem): string {
   return p.path === '' ? `${p.code}: ${p.message}` : `${p.code}: ${p.message} at ${p.path}`;

@@ -1,7 +1,14 @@
 import { at, atIndex, type Problems } from './definition-problems.js';
-import { isObj, isTimestamp, NOT_A_TIMESTAMP, pathProblem, requireFields, typed, type Obj } from './validate-values.js';
+import { INPUT_SCOPE, isJsonataExpression, jsonataString, jsonataValue } from './validate-jsonata.js';
+import { otherLanguageField, type QueryLanguage } from './validate-query-language.js';
+import { isObj, isTimestamp, NOT_A_TIMESTAMP, onlyFields, pathProblem, requireFields, typed, type Obj } from './validate-values.js';
+import { validateAssign } from './validate-variables.js';
 
-/** Choice rules: one comparison (Variable + one operator) or one And/Or/Not; Next only on top-level rules. */
+/**
+ * Choice rules. JSONPath: one comparison (Variable + one operator) or one And/Or/Not; Next and
+ * Assign only on top-level rules. JSONata: a Condition (an expression or a boolean), Next, and
+ * optionally Assign and Output.
+ */
 
 type Operand = 'string' | 'number' | 'boolean' | 'timestamp';
 
@@ -35,7 +42,7 @@ const operandName: Record<Operand, string> = {
 };
 
 /** The Choices array of a Choice state at `path` (`/States/C`); returns the Next names it transitions to. */
-export function validateChoices(p: Problems, path: string, state: Obj): { next: string; path: string }[] {
+export function validateChoices(p: Problems, path: string, state: Obj, language: QueryLanguage): { next: string; path: string }[] {
   const targets: { next: string; path: string }[] = [];
   if (!requireFields(p, path, state, ['Choices']) || !typed(p, path, state, 'Choices', 'ARRAY')) return targets;
   const choices = state.Choices as unknown[];
@@ -47,7 +54,8 @@ export function validateChoices(p: Problems, path: string, state: Obj): { next: 
       p.schema(rulePath, 'The value must be an OBJECT');
       return;
     }
-    validateRule(p, rulePath, rule, true);
+    if (language === 'JSONata') jsonataRule(p, rulePath, rule);
+    else validateRule(p, rulePath, rule, true);
     if (requireFields(p, rulePath, rule, ['Next']) && typed(p, rulePath, rule, 'Next', 'STRING')) {
       targets.push({ next: rule.Next as string, path: at(rulePath, 'Next') });
     }
@@ -57,15 +65,19 @@ export function validateChoices(p: Problems, path: string, state: Obj): { next: 
 
 function validateRule(p: Problems, path: string, rule: Obj, topLevel: boolean): void {
   const kinds = COMBINATORS.filter((k) => rule[k] !== undefined);
-  if (kinds.length !== 1) {
+  // A rule written in JSONata (a Condition) is refused as such below, not as a malformed comparison.
+  const jsonata = topLevel && Object.keys(rule).some((k) => JSONATA_RULE.has(k));
+  if (kinds.length !== 1 && !jsonata) {
     p.schema(path, `The object must have only one of the following fields: [${COMBINATORS.join(', ')}]`);
   }
   for (const key of Object.keys(rule)) {
-    const known = key === 'Comment' || (key === 'Next' && topLevel) || (COMBINATORS as readonly string[]).includes(key)
+    const known = key === 'Comment' || ((key === 'Next' || key === 'Assign') && topLevel) || (COMBINATORS as readonly string[]).includes(key)
       || COMPARISONS.has(key) || PATH_TWINS.has(key);
-    if (!known) p.schema(path, `Field '${key}' is not supported`);
+    if (topLevel && JSONATA_RULE.has(key)) p.schema(path, otherLanguageField('JSONPath', key));
+    else if (!known) p.schema(path, `Field '${key}' is not supported`);
   }
   typed(p, path, rule, 'Comment', 'STRING');
+  if (topLevel) validateAssign(p, path, rule, 'JSONPath', INPUT_SCOPE);
   if (rule.Variable !== undefined) comparison(p, path, rule);
   else if (kinds.length === 1) operatorsWithoutVariable(p, path, rule);
   for (const k of ['And', 'Or'] as const) {
@@ -108,4 +120,25 @@ function comparison(p: Problems, path: string, rule: Obj): void {
     if (operandOk[operand](v)) continue;
     p.schema(at(path, op), operand === 'timestamp' && typeof v === 'string' ? NOT_A_TIMESTAMP : `The value for the field '${op}' must be ${operandName[operand]}`);
   }
+}
+
+const JSONATA_RULE: ReadonlySet<string> = new Set(['Condition', 'Output']);
+const JSONATA_RULE_FIELDS: ReadonlySet<string> = new Set(['Condition', 'Next', 'Assign', 'Output', 'Comment']);
+const JSONPATH_RULE: ReadonlySet<string> = new Set([...COMBINATORS, ...CHOICE_OPERATORS]);
+
+/** A top-level rule of a JSONata Choice state. */
+function jsonataRule(p: Problems, path: string, rule: Obj): void {
+  onlyFields(p, path, rule, new Set([...JSONATA_RULE_FIELDS, ...JSONPATH_RULE]));
+  for (const key of Object.keys(rule)) {
+    if (JSONPATH_RULE.has(key)) p.schema(path, otherLanguageField('JSONata', key));
+  }
+  typed(p, path, rule, 'Comment', 'STRING');
+  // A rule written in JSONPath is refused as such above, without asking for its Condition too.
+  if (!Object.keys(rule).some((k) => JSONPATH_RULE.has(k)) && requireFields(p, path, rule, ['Condition'])) {
+    const c = rule.Condition;
+    if (isJsonataExpression(c)) jsonataString(p, at(path, 'Condition'), c, INPUT_SCOPE);
+    else if (typeof c !== 'boolean') p.schema(at(path, 'Condition'), "The value for the field 'Condition' must be a JSONata expression or a BOOLEAN");
+  }
+  if (rule.Output !== undefined) jsonataValue(p, at(path, 'Output'), rule.Output, INPUT_SCOPE);
+  validateAssign(p, path, rule, 'JSONata', INPUT_SCOPE);
 }

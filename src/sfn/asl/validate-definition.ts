@@ -3,7 +3,9 @@ import { duplicateKeys } from './json-duplicate-keys.js';
 import { nestingDepth } from './json-text.js';
 import type { AslDefinition } from './types.js';
 import { validateGraph } from './validate-graph.js';
-import { integerIn, isObj, onlyFields, queryLanguage, type Obj } from './validate-values.js';
+import { machineQueryLanguage, queryLanguageValue } from './validate-query-language.js';
+import { integerIn, isObj, onlyFields, type Obj } from './validate-values.js';
+import { validateVariableScopes } from './validate-variables.js';
 
 export { InvalidDefinitionError, isInvalidDefinition, type DefinitionProblem } from './definition-problems.js';
 
@@ -24,7 +26,7 @@ const TOO_DEEP: DefinitionProblem = { code: 'TOO_DEEPLY_NESTED', path: '/', mess
 const TOP_FIELDS = new Set(['StartAt', 'States', 'Comment', 'Version', 'TimeoutSeconds', 'QueryLanguage']);
 
 /**
- * Parses and validates a States Language definition (JSONPath flavour, activity Task states), and
+ * Parses and validates a States Language definition (JSONPath and JSONata, activity Task states), and
  * returns it normalised (Map: `Iterator` → `ItemProcessor`, `Parameters` → `ItemSelector`).
  * Throws InvalidDefinitionError listing every problem found.
  */
@@ -62,10 +64,13 @@ function validate(value: unknown, p: Problems): AslDefinition {
   onlyFields(p, '', value, TOP_FIELDS);
   if (value.Version !== undefined && value.Version !== '1.0') p.schema(at('', 'Version'), 'Value should be one of the following: [1.0]');
   integerIn(p, '', value, 'TimeoutSeconds', 1);
-  queryLanguage(p, '', value);
+  queryLanguageValue(p, '', value);
+  const machine = machineQueryLanguage(value);
   if (nestingDepth(value, MAX_DEFINITION_DEPTH) > MAX_DEFINITION_DEPTH) throw new InvalidDefinitionError([...p.list, TOO_DEEP]);
   try {
-    validateGraph(p, new Map(), value, '');
+    validateGraph(p, new Map(), value, '', machine);
+    // The scope rule of variables reads the whole graph: only once its structure is sound.
+    if (p.count === 0) validateVariableScopes(p, value, '', machine);
   } catch (e) {
     // Only a pathologically nested definition (Not inside Not…, thousands deep) gets here.
     if (!(e instanceof RangeError)) throw e;

@@ -1,4 +1,5 @@
 import { at, type Problems } from './definition-problems.js';
+import type { QueryLanguage } from './validate-query-language.js';
 import { isStateType, STATE_TYPES, validateState, type Transition } from './validate-states.js';
 import { isObj, requireFields, typed } from './validate-values.js';
 
@@ -17,8 +18,9 @@ export type SeenNames = Map<string, string>;
 /**
  * Validates the graph `value` at `path` (`''` for the top level). A nested state may transition only
  * within its own graph: a target in an enclosing graph is as missing as one that exists nowhere.
+ * `machine` is the state machine's query language, which every state without its own inherits.
  */
-export function validateGraph(p: Problems, seen: SeenNames, value: unknown, path: string): void {
+export function validateGraph(p: Problems, seen: SeenNames, value: unknown, path: string, machine: QueryLanguage): void {
   if (!isObj(value)) {
     p.schema(path, 'The value must be an OBJECT');
     return;
@@ -33,7 +35,7 @@ export function validateGraph(p: Problems, seen: SeenNames, value: unknown, path
   const names = new Set(Object.keys(states));
   if (names.size === 0) p.schema(statesPath, 'Value cannot be empty');
 
-  const ctx = { problems: p, graph: (v: unknown, gp: string) => validateGraph(p, seen, v, gp) };
+  const ctx = { problems: p, machine, graph: (v: unknown, gp: string) => validateGraph(p, seen, v, gp, machine) };
   const edges = new Map<string, Transition[]>();
   let terminal = false;
   let typesKnown = true;

@@ -1,5 +1,8 @@
 import { at, atIndex, type Problems } from './definition-problems.js';
+import { ERROR_SCOPE, jsonataValue } from './validate-jsonata.js';
+import { languageFields, type LanguageFields, type QueryLanguage } from './validate-query-language.js';
 import { integerIn, isObj, onlyFields, pathField, requireFields, typed, type Obj } from './validate-values.js';
+import { validateAssign } from './validate-variables.js';
 
 /** Retry and Catch of Task, Parallel and Map states. */
 
@@ -12,7 +15,8 @@ export const PREDEFINED_ERRORS: ReadonlySet<string> = new Set([
 ]);
 
 const RETRIER_FIELDS = new Set(['ErrorEquals', 'IntervalSeconds', 'MaxAttempts', 'BackoffRate', 'MaxDelaySeconds', 'JitterStrategy', 'Comment']);
-const CATCHER_FIELDS = new Set(['ErrorEquals', 'Next', 'ResultPath', 'Comment']);
+const CATCHER_FIELDS = new Set(['ErrorEquals', 'Next', 'Comment', 'Assign', 'ResultPath', 'Output']);
+const CATCHER_LANGUAGE: LanguageFields = { JSONPath: new Set(['ResultPath']), JSONata: new Set(['Output']) };
 
 export function validateRetry(p: Problems, path: string, state: Obj): void {
   eachEntry(p, path, state, 'Retry', (entryPath, r) => {
@@ -29,12 +33,18 @@ export function validateRetry(p: Problems, path: string, state: Obj): void {
   });
 }
 
-/** Validates Catch and returns the Next names it transitions to. */
-export function validateCatch(p: Problems, path: string, state: Obj): { next: string; path: string }[] {
+/**
+ * Validates Catch (of a state in `language`) and returns the Next names it transitions to. A
+ * catcher's Assign and Output see `$states.errorOutput` and assign in the state's own scope.
+ */
+export function validateCatch(p: Problems, path: string, state: Obj, language: QueryLanguage): { next: string; path: string }[] {
   const targets: { next: string; path: string }[] = [];
   eachEntry(p, path, state, 'Catch', (entryPath, c) => {
     onlyFields(p, entryPath, c, CATCHER_FIELDS);
-    pathField(p, entryPath, c, 'ResultPath', 'result', true);
+    languageFields(p, entryPath, c, language, CATCHER_LANGUAGE);
+    if (language === 'JSONPath') pathField(p, entryPath, c, 'ResultPath', 'result', true);
+    else if (c.Output !== undefined) jsonataValue(p, at(entryPath, 'Output'), c.Output, ERROR_SCOPE);
+    validateAssign(p, entryPath, c, language, ERROR_SCOPE);
     if (requireFields(p, entryPath, c, ['Next']) && typed(p, entryPath, c, 'Next', 'STRING')) {
       targets.push({ next: c.Next as string, path: at(entryPath, 'Next') });
     }

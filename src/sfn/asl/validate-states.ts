@@ -3,11 +3,14 @@ import { parseArn } from '../arns.js';
 import { at, atIndex, type Problems } from './definition-problems.js';
 import type { StateType } from './types.js';
 import { validateChoices } from './validate-choice.js';
+import { jsonataStateValues, outputScope } from './validate-jsonata-states.js';
+import { languageFields, queryLanguageValue, stateQueryLanguage, type LanguageFields, type QueryLanguage } from './validate-query-language.js';
 import { validateCatch, validateRetry } from './validate-retry-catch.js';
 import {
-  atMostOne, dynamicValueProblem, integerIn, isObj, isTimestamp, NOT_A_TIMESTAMP, onlyFields, pathField, pathProblem, payloadTemplate, queryLanguage,
+  atMostOne, dynamicValueProblem, integerIn, isObj, isTimestamp, NOT_A_TIMESTAMP, onlyFields, pathField, pathProblem, payloadTemplate,
   requireFields, typed, type Obj,
 } from './validate-values.js';
+import { validateAssign } from './validate-variables.js';
 
 /** One state's own members, by type. Transitions and nested graphs are checked by validate-graph.ts. */
 
@@ -15,26 +18,48 @@ export interface Transition { next: string; path: string }
 
 export interface StateContext {
   problems: Problems;
+  /** The state machine's query language (a state without its own inherits it, at any depth). */
+  machine: QueryLanguage;
   /** Validates a nested StartAt/States graph (a Parallel branch, a Map's ItemProcessor) at `path`. */
   graph(value: unknown, path: string): void;
 }
 
-const IO = ['InputPath', 'OutputPath'];
 const FLOW = ['Next', 'End'];
-const RESULT = ['ResultPath', 'ResultSelector', 'Retry', 'Catch'];
+const COMMON = ['Type', 'Comment', 'QueryLanguage'];
 
-const FIELDS: Record<StateType, ReadonlySet<string>> = {
-  Task: new Set(['Type', 'Comment', 'QueryLanguage', ...FLOW, ...IO, ...RESULT, 'Resource', 'Parameters',
-    'TimeoutSeconds', 'TimeoutSecondsPath', 'HeartbeatSeconds', 'HeartbeatSecondsPath']),
-  Pass: new Set(['Type', 'Comment', 'QueryLanguage', ...FLOW, ...IO, 'Result', 'Parameters', 'ResultPath']),
-  Choice: new Set(['Type', 'Comment', 'QueryLanguage', ...IO, 'Choices', 'Default']),
-  Wait: new Set(['Type', 'Comment', 'QueryLanguage', ...FLOW, ...IO, 'Seconds', 'Timestamp', 'SecondsPath', 'TimestampPath']),
-  Succeed: new Set(['Type', 'Comment', 'QueryLanguage', ...IO]),
-  Fail: new Set(['Type', 'Comment', 'QueryLanguage', 'Error', 'Cause', 'ErrorPath', 'CausePath']),
-  Parallel: new Set(['Type', 'Comment', 'QueryLanguage', ...FLOW, ...IO, ...RESULT, 'Branches', 'Parameters']),
-  Map: new Set(['Type', 'Comment', 'QueryLanguage', ...FLOW, ...IO, ...RESULT, 'ItemProcessor', 'Iterator', 'ItemsPath',
-    'ItemSelector', 'Parameters', 'MaxConcurrency', 'MaxConcurrencyPath']),
+/** The members of each state type in either query language. */
+const SHARED: Record<StateType, readonly string[]> = {
+  Task: [...COMMON, ...FLOW, 'Assign', 'Retry', 'Catch', 'Resource', 'TimeoutSeconds', 'HeartbeatSeconds'],
+  Pass: [...COMMON, ...FLOW, 'Assign'],
+  Choice: [...COMMON, 'Assign', 'Choices', 'Default'],
+  Wait: [...COMMON, ...FLOW, 'Assign', 'Seconds', 'Timestamp'],
+  Succeed: COMMON,
+  Fail: [...COMMON, 'Error', 'Cause'],
+  Parallel: [...COMMON, ...FLOW, 'Assign', 'Retry', 'Catch', 'Branches'],
+  Map: [...COMMON, ...FLOW, 'Assign', 'Retry', 'Catch', 'ItemProcessor', 'Iterator', 'ItemSelector', 'MaxConcurrency'],
 };
+
+const IO = ['InputPath', 'OutputPath'];
+const RESULT = ['ResultPath', 'ResultSelector'];
+
+/** The members only one language has, by state type. */
+const ONLY: Record<StateType, { JSONPath: readonly string[]; JSONata: readonly string[] }> = {
+  Task: { JSONPath: [...IO, ...RESULT, 'Parameters', 'TimeoutSecondsPath', 'HeartbeatSecondsPath'], JSONata: ['Arguments', 'Output'] },
+  Pass: { JSONPath: [...IO, 'Result', 'Parameters', 'ResultPath'], JSONata: ['Output'] },
+  Choice: { JSONPath: IO, JSONata: ['Output'] },
+  Wait: { JSONPath: [...IO, 'SecondsPath', 'TimestampPath'], JSONata: ['Output'] },
+  Succeed: { JSONPath: IO, JSONata: ['Output'] },
+  Fail: { JSONPath: ['ErrorPath', 'CausePath'], JSONata: [] },
+  Parallel: { JSONPath: [...IO, ...RESULT, 'Parameters'], JSONata: ['Arguments', 'Output'] },
+  Map: { JSONPath: [...IO, ...RESULT, 'ItemsPath', 'Parameters', 'MaxConcurrencyPath'], JSONata: ['Items', 'Output'] },
+};
+
+function byType<T>(f: (t: StateType) => T): Record<StateType, T> {
+  return Object.fromEntries((Object.keys(SHARED) as StateType[]).map((t) => [t, f(t)])) as unknown as Record<StateType, T>;
+}
+
+const LANGUAGE_FIELDS = byType<LanguageFields>((t) => ({ JSONPath: new Set(ONLY[t].JSONPath), JSONata: new Set(ONLY[t].JSONata) }));
+const FIELDS = byType<ReadonlySet<string>>((t) => new Set([...SHARED[t], ...ONLY[t].JSONPath, ...ONLY[t].JSONata]));
 
 /** In the order AWS lists them. */
 export const STATE_TYPES: readonly StateType[] = ['Task', 'Wait', 'Pass', 'Succeed', 'Fail', 'Choice', 'Parallel', 'Map'];
@@ -46,33 +71,42 @@ export function isStateType(t: unknown): t is StateType {
 /** Checks one state of a known type at `path` (`/States/X`); returns its outgoing transitions. */
 export function validateState(ctx: StateContext, path: string, type: StateType, s: Obj): Transition[] {
   const p = ctx.problems;
+  const language = stateQueryLanguage(ctx.machine, s);
   onlyFields(p, path, s, FIELDS[type]);
+  languageFields(p, path, s, language, LANGUAGE_FIELDS[type], ctx.machine);
   typed(p, path, s, 'Comment', 'STRING');
-  queryLanguage(p, path, s);
+  queryLanguageValue(p, path, s);
+  if (language === 'JSONPath') jsonPathValues(p, path, s, FIELDS[type]);
+  else jsonataStateValues(p, path, type, s);
+  if (FIELDS[type].has('Assign')) validateAssign(p, path, s, language, outputScope(type));
+  const out: Transition[] = FIELDS[type].has('Next') ? nextOrEnd(p, path, s) : [];
+  if (FIELDS[type].has('Retry')) {
+    validateRetry(p, path, s);
+    out.push(...validateCatch(p, path, s, language));
+  }
+  switch (type) {
+    case 'Task': task(p, path, s, language); break;
+    case 'Choice':
+      out.push(...validateChoices(p, path, s, language));
+      if (typed(p, path, s, 'Default', 'STRING') && s.Default !== undefined) out.push({ next: s.Default as string, path: at(path, 'Default') });
+      break;
+    case 'Wait': wait(p, path, s, language); break;
+    case 'Fail': if (language === 'JSONPath') fail(p, path, s); break;
+    case 'Parallel': parallel(ctx, path, s); break;
+    case 'Map': map(ctx, path, s, language); break;
+    default: break;
+  }
+  return out;
+}
+
+/** The JSONPath members every state type may have: paths and payload templates (with variables). */
+function jsonPathValues(p: Problems, path: string, s: Obj, fields: ReadonlySet<string>): void {
   pathField(p, path, s, 'InputPath', 'path', true);
   pathField(p, path, s, 'OutputPath', 'path', true);
   pathField(p, path, s, 'ResultPath', 'result', true);
   for (const key of ['Parameters', 'ResultSelector', 'ItemSelector']) {
-    if (FIELDS[type].has(key)) payloadTemplate(p, path, s, key);
+    if (fields.has(key)) payloadTemplate(p, path, s, key);
   }
-  const out: Transition[] = FIELDS[type].has('Next') ? nextOrEnd(p, path, s) : [];
-  if (FIELDS[type].has('Retry')) {
-    validateRetry(p, path, s);
-    out.push(...validateCatch(p, path, s));
-  }
-  switch (type) {
-    case 'Task': task(p, path, s); break;
-    case 'Choice':
-      out.push(...validateChoices(p, path, s));
-      if (typed(p, path, s, 'Default', 'STRING') && s.Default !== undefined) out.push({ next: s.Default as string, path: at(path, 'Default') });
-      break;
-    case 'Wait': wait(p, path, s); break;
-    case 'Fail': fail(p, path, s); break;
-    case 'Parallel': parallel(ctx, path, s); break;
-    case 'Map': map(ctx, path, s); break;
-    default: break;
-  }
-  return out;
 }
 
 function nextOrEnd(p: Problems, path: string, s: Obj): Transition[] {
@@ -85,9 +119,11 @@ function nextOrEnd(p: Problems, path: string, s: Obj): Transition[] {
   return s.Next !== undefined && typed(p, path, s, 'Next', 'STRING') ? [{ next: s.Next as string, path: at(path, 'Next') }] : [];
 }
 
-function task(p: Problems, path: string, s: Obj): void {
+function task(p: Problems, path: string, s: Obj, language: QueryLanguage): void {
   if (requireFields(p, path, s, ['Resource']) && typed(p, path, s, 'Resource', 'STRING')) resource(p, at(path, 'Resource'), s.Resource as string);
-  for (const [seconds, secondsPath] of [['TimeoutSeconds', 'TimeoutSecondsPath'], ['HeartbeatSeconds', 'HeartbeatSecondsPath']] as const) {
+  const pairs = [['TimeoutSeconds', 'TimeoutSecondsPath'], ['HeartbeatSeconds', 'HeartbeatSecondsPath']] as const;
+  // A JSONata Task's numbers may be expressions (validate-jsonata-states.ts).
+  for (const [seconds, secondsPath] of language === 'JSONPath' ? pairs : []) {
     atMostOne(p, path, s, [seconds, secondsPath]);
     integerIn(p, path, s, seconds, 1);
     pathField(p, path, s, secondsPath, 'reference');
@@ -115,7 +151,15 @@ function resource(p: Problems, path: string, arn: string): void {
   }
 }
 
-function wait(p: Problems, path: string, s: Obj): void {
+function wait(p: Problems, path: string, s: Obj, language: QueryLanguage): void {
+  if (language === 'JSONata') {
+    // SecondsPath/TimestampPath are refused as JSONPath fields; they still count as a duration here.
+    const kinds = ['Seconds', 'Timestamp'];
+    if (atMostOne(p, path, s, kinds) === 0 && s.SecondsPath === undefined && s.TimestampPath === undefined) {
+      p.schema(path, `Exactly one of these fields is required: [${kinds.join(', ')}]`);
+    }
+    return;
+  }
   const kinds = ['Seconds', 'Timestamp', 'SecondsPath', 'TimestampPath'];
   if (atMostOne(p, path, s, kinds) === 0) p.schema(path, `Exactly one of these fields is required: [${kinds.join(', ')}]`);
   integerIn(p, path, s, 'Seconds', 0);
@@ -156,13 +200,15 @@ function parallel(ctx: StateContext, path: string, s: Obj): void {
   });
 }
 
-function map(ctx: StateContext, path: string, s: Obj): void {
+function map(ctx: StateContext, path: string, s: Obj, language: QueryLanguage): void {
   const p = ctx.problems;
-  pathField(p, path, s, 'ItemsPath', 'reference');
-  atMostOne(p, path, s, ['ItemSelector', 'Parameters']);
-  atMostOne(p, path, s, ['MaxConcurrency', 'MaxConcurrencyPath']);
-  integerIn(p, path, s, 'MaxConcurrency', 0, Number.MAX_SAFE_INTEGER);
-  pathField(p, path, s, 'MaxConcurrencyPath', 'reference');
+  if (language === 'JSONPath') {
+    pathField(p, path, s, 'ItemsPath', 'reference');
+    atMostOne(p, path, s, ['ItemSelector', 'Parameters']);
+    atMostOne(p, path, s, ['MaxConcurrency', 'MaxConcurrencyPath']);
+    integerIn(p, path, s, 'MaxConcurrency', 0, Number.MAX_SAFE_INTEGER);
+    pathField(p, path, s, 'MaxConcurrencyPath', 'reference');
+  }
   const present = atMostOne(p, path, s, ['ItemProcessor', 'Iterator']);
   if (present === 0) {
     p.schema(path, 'These fields are required: [ItemProcessor]');

@@ -2,6 +2,7 @@ import { at, atIndex, type Problems } from './definition-problems.js';
 import { parseIntrinsic } from './intrinsics.js';
 import { isReferencePath, parsePath } from './json-path.js';
 import { parseTimestamp } from './timestamp.js';
+import { intrinsicWithoutVariables, variableOf, withoutVariableRoot } from './validate-variable-paths.js';
 
 /** Field-level checks shared by every state type: member sets, JSON types, numbers, paths, payload templates. */
 
@@ -69,8 +70,13 @@ export type PathKind =
   /** A reference path into the state's input, never the context object (ResultPath). */
   | 'result';
 
-/** What is wrong with a path value, in AWS's words (`Value must be a valid JSONPath.`, `Value is not a Reference Path`). */
+/**
+ * What is wrong with a path value, in AWS's words (`Value must be a valid JSONPath.`, `Value is not
+ * a Reference Path`). A path may start at a workflow variable (`$order.items`), except ResultPath.
+ */
 export function pathProblem(value: string, kind: PathKind): string | undefined {
+  if (kind === 'result' && variableOf(value) !== undefined) return 'Value is not a Reference Path';
+  value = withoutVariableRoot(value);
   if (kind === 'path') return parsePath(value) === null ? 'Value must be a valid JSONPath.' : undefined;
   if (!isReferencePath(value)) return 'Value is not a Reference Path';
   if (kind === 'result' && value.startsWith('$$')) return 'Value is not a Reference Path into the state input (the context object cannot be written)';
@@ -86,18 +92,18 @@ export function pathField(p: Problems, path: string, obj: Obj, key: string, kind
   if (problem) p.schema(at(path, key), problem);
 }
 
-/** A `.$` value: a path (`$…`, `$$…`) or an intrinsic function call (`States.…(…)`). */
+/** A `.$` value: a path (`$…`, `$$…`, `$variable…`) or an intrinsic function call (`States.…(…)`). */
 export function dynamicValueProblem(value: unknown): string | undefined {
   if (typeof value !== 'string') return 'must be a STRING';
   if (value.trimStart().startsWith('States.')) {
-    return parseIntrinsic(value) === null
+    return parseIntrinsic(intrinsicWithoutVariables(value)) === null
       ? 'must be a valid intrinsic function call (a known States.* function with the right number of valid arguments)'
       : undefined;
   }
-  return parsePath(value) === null ? 'must be a valid JSONPath or a valid intrinsic function call' : undefined;
+  return parsePath(withoutVariableRoot(value)) === null ? 'must be a valid JSONPath or a valid intrinsic function call' : undefined;
 }
 
-/** Parameters, ResultSelector, ItemSelector: a JSON object whose `….$` members hold paths or intrinsics. */
+/** Parameters, ResultSelector, ItemSelector, a JSONPath Assign: a JSON object whose `….$` members hold paths or intrinsics. */
 export function payloadTemplate(p: Problems, path: string, obj: Obj, key: string): void {
   const v = obj[key];
   if (v === undefined || !typed(p, path, obj, key, 'OBJECT')) return;
@@ -127,12 +133,3 @@ export function isTimestamp(s: unknown): boolean {
 
 /** AWS's text for a Timestamp (Wait) or Timestamp… operand (Choice) that is not one. */
 export const NOT_A_TIMESTAMP = 'String does not match RFC3339 timestamp';
-
-/** `QueryLanguage` (top level or per state): only JSONPath is run here. */
-export function queryLanguage(p: Problems, path: string, obj: Obj): void {
-  const v = obj.QueryLanguage;
-  if (v === undefined || v === 'JSONPath') return;
-  p.schema(at(path, 'QueryLanguage'), v === 'JSONata'
-    ? 'JSONata is not supported: ActorFlow runs JSONPath definitions only'
-    : 'Value should be one of the following: [JSONPath, JSONata]');
-}
