@@ -1,3 +1,4 @@
+import jsonata from 'jsonata';
 import { createHash, randomUUID } from 'node:crypto';
 import { seededDouble } from './seeded-random.js';
 
@@ -61,7 +62,8 @@ function parse(text: unknown): unknown {
   }
 }
 
-interface JsonataFocus { environment: { lookup(name: string): { implementation: (...a: unknown[]) => unknown } } }
+/** JSONata's own $fromMillis, for $now with a picture. */
+const fromMillis = jsonata('$fromMillis($t, $p, $z)');
 
 /** The bindings AWS adds, for an evaluation at epoch ms `now`. */
 export function stepFunctionsBindings(now: number): Record<string, unknown> {
@@ -70,9 +72,9 @@ export function stepFunctionsBindings(now: number): Record<string, unknown> {
     eval: () => fail('The $eval function is not supported: use $parse'),
     millis: () => now,
     // $now([picture [, timezone]]) formats the step's time as JSONata's own $fromMillis does.
-    now(this: JsonataFocus, picture?: unknown, timezone?: unknown) {
+    now: (picture?: unknown, timezone?: unknown) => {
       if (picture === undefined && timezone === undefined) return new Date(now).toISOString();
-      return this.environment.lookup('fromMillis').implementation.call(this, now, picture, timezone);
+      return fromMillis.evaluate(null, { t: now, p: picture, z: timezone });
     },
   };
 }

@@ -56,12 +56,14 @@ export function validateChoices(p: Problems, path: string, state: Obj): { next: 
 }
 
 function validateRule(p: Problems, path: string, rule: Obj, topLevel: boolean): void {
+  // A JSONata rule: Condition (with Next, Assign, Output, Comment) is the whole rule.
+  if (topLevel && rule.Condition !== undefined) return;
   const kinds = COMBINATORS.filter((k) => rule[k] !== undefined);
   if (kinds.length !== 1) {
     p.schema(path, `The object must have only one of the following fields: [${COMBINATORS.join(', ')}]`);
   }
   for (const key of Object.keys(rule)) {
-    const known = key === 'Comment' || (key === 'Next' && topLevel) || (COMBINATORS as readonly string[]).includes(key)
+    const known = key === 'Comment' || ((key === 'Next' || key === 'Assign' || key === 'Output') && topLevel) || (COMBINATORS as readonly string[]).includes(key)
       || COMPARISONS.has(key) || PATH_TWINS.has(key);
     if (!known) p.schema(path, `Field '${key}' is not supported`);
   }

@@ -12,7 +12,7 @@ export const PREDEFINED_ERRORS: ReadonlySet<string> = new Set([
 ]);
 
 const RETRIER_FIELDS = new Set(['ErrorEquals', 'IntervalSeconds', 'MaxAttempts', 'BackoffRate', 'MaxDelaySeconds', 'JitterStrategy', 'Comment']);
-const CATCHER_FIELDS = new Set(['ErrorEquals', 'Next', 'ResultPath', 'Comment']);
+const CATCHER_FIELDS = new Set(['ErrorEquals', 'Next', 'ResultPath', 'Comment', 'Output', 'Assign']);
 
 export function validateRetry(p: Problems, path: string, state: Obj): void {
   eachEntry(p, path, state, 'Retry', (entryPath, r) => {

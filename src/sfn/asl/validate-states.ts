@@ -5,7 +5,7 @@ import type { StateType } from './types.js';
 import { validateChoices } from './validate-choice.js';
 import { validateCatch, validateRetry } from './validate-retry-catch.js';
 import {
-  atMostOne, dynamicValueProblem, integerIn, isObj, isTimestamp, NOT_A_TIMESTAMP, onlyFields, pathField, pathProblem, payloadTemplate, queryLanguage,
+  atMostOne, dynamicValueProblem, integerIn, isExpression, isObj, isTimestamp, NOT_A_TIMESTAMP, onlyFields, pathField, pathProblem, payloadTemplate, queryLanguage,
   requireFields, typed, type Obj,
 } from './validate-values.js';
 
@@ -19,20 +19,21 @@ export interface StateContext {
   graph(value: unknown, path: string): void;
 }
 
-const IO = ['InputPath', 'OutputPath'];
+const IO = ['InputPath', 'OutputPath', 'Output'];
+const VARS = ['Assign'];
 const FLOW = ['Next', 'End'];
 const RESULT = ['ResultPath', 'ResultSelector', 'Retry', 'Catch'];
 
 const FIELDS: Record<StateType, ReadonlySet<string>> = {
-  Task: new Set(['Type', 'Comment', 'QueryLanguage', ...FLOW, ...IO, ...RESULT, 'Resource', 'Parameters',
+  Task: new Set(['Type', 'Comment', 'QueryLanguage', ...FLOW, ...IO, ...VARS, ...RESULT, 'Resource', 'Parameters', 'Arguments',
     'TimeoutSeconds', 'TimeoutSecondsPath', 'HeartbeatSeconds', 'HeartbeatSecondsPath']),
-  Pass: new Set(['Type', 'Comment', 'QueryLanguage', ...FLOW, ...IO, 'Result', 'Parameters', 'ResultPath']),
-  Choice: new Set(['Type', 'Comment', 'QueryLanguage', ...IO, 'Choices', 'Default']),
-  Wait: new Set(['Type', 'Comment', 'QueryLanguage', ...FLOW, ...IO, 'Seconds', 'Timestamp', 'SecondsPath', 'TimestampPath']),
+  Pass: new Set(['Type', 'Comment', 'QueryLanguage', ...FLOW, ...IO, ...VARS, 'Result', 'Parameters', 'ResultPath']),
+  Choice: new Set(['Type', 'Comment', 'QueryLanguage', ...IO, ...VARS, 'Choices', 'Default']),
+  Wait: new Set(['Type', 'Comment', 'QueryLanguage', ...FLOW, ...IO, ...VARS, 'Seconds', 'Timestamp', 'SecondsPath', 'TimestampPath']),
   Succeed: new Set(['Type', 'Comment', 'QueryLanguage', ...IO]),
   Fail: new Set(['Type', 'Comment', 'QueryLanguage', 'Error', 'Cause', 'ErrorPath', 'CausePath']),
-  Parallel: new Set(['Type', 'Comment', 'QueryLanguage', ...FLOW, ...IO, ...RESULT, 'Branches', 'Parameters']),
-  Map: new Set(['Type', 'Comment', 'QueryLanguage', ...FLOW, ...IO, ...RESULT, 'ItemProcessor', 'Iterator', 'ItemsPath',
+  Parallel: new Set(['Type', 'Comment', 'QueryLanguage', ...FLOW, ...IO, ...VARS, ...RESULT, 'Branches', 'Parameters', 'Arguments']),
+  Map: new Set(['Type', 'Comment', 'QueryLanguage', ...FLOW, ...IO, ...VARS, ...RESULT, 'ItemProcessor', 'Iterator', 'ItemsPath', 'Items',
     'ItemSelector', 'Parameters', 'MaxConcurrency', 'MaxConcurrencyPath']),
 };
 
@@ -119,7 +120,7 @@ function wait(p: Problems, path: string, s: Obj): void {
   const kinds = ['Seconds', 'Timestamp', 'SecondsPath', 'TimestampPath'];
   if (atMostOne(p, path, s, kinds) === 0) p.schema(path, `Exactly one of these fields is required: [${kinds.join(', ')}]`);
   integerIn(p, path, s, 'Seconds', 0);
-  if (s.Timestamp !== undefined && !isTimestamp(s.Timestamp)) p.schema(at(path, 'Timestamp'), NOT_A_TIMESTAMP);
+  if (s.Timestamp !== undefined && !isExpression(s.Timestamp) && !isTimestamp(s.Timestamp)) p.schema(at(path, 'Timestamp'), NOT_A_TIMESTAMP);
   pathField(p, path, s, 'SecondsPath', 'reference');
   pathField(p, path, s, 'TimestampPath', 'reference');
 }

@@ -55,7 +55,7 @@ export function typed(p: Problems, path: string, obj: Obj, key: string, t: JsonT
 
 /** An optional integer within [min, max] (AWS: `Minimum value is 0`, `Maximum value is 99999999`). */
 export function integerIn(p: Problems, path: string, obj: Obj, key: string, min: number, max = 99_999_999): void {
-  if (obj[key] === undefined || !typed(p, path, obj, key, 'INTEGER')) return;
+  if (obj[key] === undefined || isExpression(obj[key]) || !typed(p, path, obj, key, 'INTEGER')) return;
   const v = obj[key] as number;
   if (v < min) p.schema(at(path, key), `Minimum value is ${min}`);
   else if (v > max) p.schema(at(path, key), `Maximum value is ${max}`);
@@ -128,11 +128,14 @@ export function isTimestamp(s: unknown): boolean {
 /** AWS's text for a Timestamp (Wait) or Timestamp… operand (Choice) that is not one. */
 export const NOT_A_TIMESTAMP = 'String does not match RFC3339 timestamp';
 
-/** `QueryLanguage` (top level or per state): only JSONPath is run here. */
+/** `QueryLanguage` (top level or per state). */
 export function queryLanguage(p: Problems, path: string, obj: Obj): void {
   const v = obj.QueryLanguage;
-  if (v === undefined || v === 'JSONPath') return;
-  p.schema(at(path, 'QueryLanguage'), v === 'JSONata'
-    ? 'JSONata is not supported: ActorFlow runs JSONPath definitions only'
-    : 'Value should be one of the following: [JSONPath, JSONata]');
+  if (v === undefined || v === 'JSONPath' || v === 'JSONata') return;
+  p.schema(at(path, 'QueryLanguage'), 'Value should be one of the following: [JSONPath, JSONata]');
+}
+
+/** A JSONata expression string (`{% … %}`), which a JSONata state may give where a number or timestamp goes. */
+export function isExpression(v: unknown): boolean {
+  return typeof v === 'string' && v.startsWith('{%') && v.endsWith('%}');
 }
