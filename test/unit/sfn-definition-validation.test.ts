@@ -60,7 +60,6 @@ const BAD: [string, string, string, string, string][] = [
   ['state without Type', def({ A: { End: true } }), 'SCHEMA_VALIDATION_FAILED', '/States/A', 'These fields are required: [Type]'],
   ['Result on a Task', task({ Result: 1 }), 'SCHEMA_VALIDATION_FAILED', '/States/S', "Field 'Result' is not supported"],
   ['Resource on a Pass', one({ Type: 'Pass', Resource: ACT, End: true }), 'SCHEMA_VALIDATION_FAILED', '/States/S', "Field 'Resource' is not supported"],
-  ['Assign (variables) on a Pass', one({ Type: 'Pass', Assign: { a: 1 }, End: true }), 'SCHEMA_VALIDATION_FAILED', '/States/S', "Field 'Assign' is not supported"],
   ['neither Next nor End', def({ A: { Type: 'Pass' } }), 'SCHEMA_VALIDATION_FAILED', '/States/A', 'One of these fields is required: [Next, End]'],
   ['End false without Next', def({ A: { Type: 'Pass', End: false } }), 'SCHEMA_VALIDATION_FAILED', '/States/A', "The value for the field 'End' must be true"],
   ['both Next and End', one({ Type: 'Pass', Next: 'End', End: true }), 'SCHEMA_VALIDATION_FAILED', '/States/S', 'There should only be one of the following fields: [Next, End]'],
@@ -160,12 +159,10 @@ const BAD: [string, string, string, string, string][] = [
   ['top-level TimeoutSeconds zero', def({ A: { Type: 'Succeed' } }, { TimeoutSeconds: 0 }), 'SCHEMA_VALIDATION_FAILED', '/TimeoutSeconds', 'Minimum value is 1'],
   ['top-level TimeoutSeconds a string', def({ A: { Type: 'Succeed' } }, { TimeoutSeconds: '60' }), 'SCHEMA_VALIDATION_FAILED', '/TimeoutSeconds', "The value for the field 'TimeoutSeconds' must be an INTEGER"],
   ['Version not 1.0', def({ A: { Type: 'Succeed' } }, { Version: '2.0' }), 'SCHEMA_VALIDATION_FAILED', '/Version', 'Value should be one of the following: [1.0]'],
-  ['JSONata', def({ A: { Type: 'Succeed' } }, { QueryLanguage: 'JSONata' }), 'SCHEMA_VALIDATION_FAILED', '/QueryLanguage', 'JSONata is not supported: ActorFlow runs JSONPath definitions only'],
   ['two states with one name (duplicate JSON key)', '{"StartAt":"A","States":{"A":{"Type":"Pass","End":true},"A":{"Type":"Succeed"}}}', 'DUPLICATE_STATE_NAME', '/States/A', 'Duplicate State name: A'],
   ['a duplicate field in a state', '{"StartAt":"A","States":{"A":{"Type":"Pass","End":true,"Comment":"x","Comment":"y"}}}', 'SCHEMA_VALIDATION_FAILED', '/States/A', "Duplicate field 'Comment'"],
   ['a duplicate escaped key in a branch', `{"StartAt":"P","States":{"P":{"Type":"Parallel","End":true,"Branches":[{"StartAt":"a\\"b","States":{"a\\"b":{"Type":"Succeed"},"a\\u0022b":{"Type":"Succeed"}}}]}}}`, 'DUPLICATE_STATE_NAME', '/States/P/Branches[0]/States/a"b', 'Duplicate State name: a"b'],
   ['Choice rules nested beyond the stack', choice({ Variable: '$.x', IsNull: true }).replace('{"Next":"End","Variable":"$.x","IsNull":true}', `{"Next":"End","Not":${'{"Not":'.repeat(60_000)}{"Variable":"$.x","IsNull":true}${'}'.repeat(60_000)}}`), 'TOO_DEEPLY_NESTED', '/', 'The states are too deeply nested.'],
-  ['JSONata on one state', one({ Type: 'Pass', End: true, QueryLanguage: 'JSONata' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/QueryLanguage', 'JSONata is not supported: ActorFlow runs JSONPath definitions only'],
   ['Comment not a string', one({ Type: 'Pass', End: true, Comment: 5 }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Comment', "The value for the field 'Comment' must be a STRING"],
 ];
 
