@@ -2,6 +2,7 @@ import {
   CreateActivityCommand, CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand,
   SFNClient, type HistoryEvent,
 } from '@aws-sdk/client-sfn';
+import { afterAll, beforeAll } from 'vitest';
 import { startTestEngine, type TestEngine } from './engine.js';
 import { ANY_CREDENTIALS, REGION } from './swf-http.js';
 import { until } from './until.js';
@@ -24,6 +25,14 @@ export async function startSfnHttpEngine(): Promise<SfnHttpEngine> {
   const engine = await startTestEngine({ http: { port: 0, accessKeys: {} } });
   const sfn = sfnClient(engine.node.http!.port);
   return { engine, sfn, async stop() { sfn.destroy(); await engine.stop(); } };
+}
+
+/** One engine for the test file (started before its tests, stopped after): `sfn()` is its client. */
+export function useSfnHttpEngine(): { sfn(): SFNClient } {
+  let h: SfnHttpEngine | undefined;
+  beforeAll(async () => { h = await startSfnHttpEngine(); });
+  afterAll(async () => { await h?.stop(); });
+  return { sfn: () => h!.sfn };
 }
 
 let seq = 0;

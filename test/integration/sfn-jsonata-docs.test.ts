@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { GetActivityTaskCommand, SendTaskSuccessCommand, StartExecutionCommand, type SFNClient } from '@aws-sdk/client-sfn';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compactSfn, createMachine, fullHistory, machineWithActivity, startSfnHttpEngine, waitClosed, type SfnHttpEngine } from '../helpers/sfn-http.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compactSfn, createMachine, fullHistory, machineWithActivity, useSfnHttpEngine, waitClosed } from '../helpers/sfn-http.js';
 
 /*
  * The examples of AWS's pages "Transforming data with JSONata in Step Functions" and "Passing data
@@ -9,13 +9,9 @@ import { compactSfn, createMachine, fullHistory, machineWithActivity, startSfnHt
  * results those pages give.
  */
 
-let h: SfnHttpEngine | undefined;
+const engine = useSfnHttpEngine();
 let sfn: SFNClient;
-beforeAll(async () => {
-  h = await startSfnHttpEngine();
-  ({ sfn } = h);
-});
-afterAll(async () => { await h?.stop(); });
+beforeAll(() => { sfn = engine.sfn(); });
 
 async function run(definition: object, input: unknown) {
   const stateMachineArn = await createMachine(sfn, definition);

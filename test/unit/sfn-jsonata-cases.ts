@@ -19,6 +19,9 @@ const undef = (expr: string, field: string) => qe(`The JSONata expression '${exp
 /** The details of the nth event of a type. */
 export const details = (run: SfnRun, type: string, nth = 0) => run.events.filter((e) => e.record.type === type)[nth]!.record.details!;
 
+/** A one-state machine whose state fails with QueryEvaluationError and `text`. */
+const bad = (name: string, state: Record<string, unknown>, text: string): SfnCase => ({ name, definition: one(state), expect: qe(text) });
+
 const out = (name: string, output: unknown, expr: unknown, input: unknown = { a: 1, b: [1, 2, 3], s: 'x' }): SfnCase => ({
   name: `JSONata Pass Output: ${name}`, definition: one({ Type: 'Pass', Output: expr }), input, expect: ok(output),
 });
@@ -70,21 +73,9 @@ const expressions: SfnCase[] = [
     definition: one({ Type: 'Pass', Output: { outer: { inner: '{% $states.input.nope %}' } } }),
     expect: undef('$states.input.nope', 'Output/outer/inner'),
   },
-  {
-    name: 'JSONata: a type error fails with QueryEvaluationError and the JSONata error',
-    definition: one({ Type: 'Pass', Output: "{% 1 + 'a' %}" }),
-    expect: qe(`The JSONata expression '1 + 'a'' specified for the field 'Output' threw an error during evaluation. T2002: The right side of the "+" operator must evaluate to a number`),
-  },
-  {
-    name: 'JSONata: $eval is not available',
-    definition: one({ Type: 'Pass', Output: "{% $eval('1') %}" }),
-    expect: qe("The JSONata expression '$eval('1')' specified for the field 'Output' threw an error during evaluation. The $eval function is not supported: use $parse"),
-  },
-  {
-    name: 'JSONata: $range past 1,000 items fails',
-    definition: one({ Type: 'Pass', Output: '{% $range(1, 2000, 1) %}' }),
-    expect: qe("The JSONata expression '$range(1, 2000, 1)' specified for the field 'Output' threw an error during evaluation. $range produces more than 1000 items"),
-  },
+  bad('JSONata: a type error fails with QueryEvaluationError and the JSONata error', { Type: 'Pass', Output: "{% 1 + 'a' %}" }, `The JSONata expression '1 + 'a'' specified for the field 'Output' threw an error during evaluation. T2002: The right side of the "+" operator must evaluate to a number`),
+  bad('JSONata: $eval is not available', { Type: 'Pass', Output: "{% $eval('1') %}" }, "The JSONata expression '$eval('1')' specified for the field 'Output' threw an error during evaluation. The $eval function is not supported: use $parse"),
+  bad('JSONata: $range past 1,000 items fails', { Type: 'Pass', Output: '{% $range(1, 2000, 1) %}' }, "The JSONata expression '$range(1, 2000, 1)' specified for the field 'Output' threw an error during evaluation. $range produces more than 1000 items"),
   {
     name: 'JSONata: an output over 256 KiB fails with States.DataLimitExceeded',
     definition: one({ Type: 'Pass', Output: "{% $join($map($range(1, 1000, 1), function() { $pad('', 300, 'x') })) %}" }),
@@ -214,16 +205,8 @@ const states: SfnCase[] = [
     expect: ok({ at: '2024-01-01T00:01:00Z' }),
     check: (run) => expect(run.events.at(-1)!.at - Date.UTC(2024, 0, 1)).toBe(60_000),
   },
-  {
-    name: 'JSONata Wait: a negative Seconds fails',
-    definition: one({ Type: 'Wait', Seconds: '{% -1 %}' }),
-    expect: qe("The JSONata expression '-1' specified for the field 'Seconds' returned an unexpected result type. Expected 'non-negative integer', but was '-1'."),
-  },
-  {
-    name: 'JSONata Wait: a Timestamp expression that gives a number fails',
-    definition: one({ Type: 'Wait', Timestamp: '{% 5 %}' }),
-    expect: qe("The JSONata expression '5' specified for the field 'Timestamp' returned an unexpected result type. Expected 'string', but was '5'."),
-  },
+  bad('JSONata Wait: a negative Seconds fails', { Type: 'Wait', Seconds: '{% -1 %}' }, "The JSONata expression '-1' specified for the field 'Seconds' returned an unexpected result type. Expected 'non-negative integer', but was '-1'."),
+  bad('JSONata Wait: a Timestamp expression that gives a number fails', { Type: 'Wait', Timestamp: '{% 5 %}' }, "The JSONata expression '5' specified for the field 'Timestamp' returned an unexpected result type. Expected 'string', but was '5'."),
   {
     name: 'JSONata Succeed: Output',
     definition: one({ Type: 'Succeed', Output: { done: '{% $states.input.x %}' } }), input: { x: 1 }, expect: ok({ done: 1 }),

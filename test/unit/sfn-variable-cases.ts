@@ -11,6 +11,19 @@ const end = { Type: 'Succeed' };
 const assigned = (run: SfnRun, type: string, nth = 0) => details(run, type, nth).assignedVariables;
 const pass = (extra: Record<string, unknown>) => ({ Type: 'Pass', ...extra });
 
+/** A Choice whose rule and Default assign different values; which one `n` takes. */
+const choiceAssign = (name: string, n: number, sign: string): SfnCase => ({
+  name,
+  definition: {
+    QueryLanguage: J, StartAt: 'C',
+    States: {
+      C: { Type: 'Choice', Choices: [{ Condition: '{% $states.input.n > 0 %}', Next: 'P', Assign: { sign: 'positive' } }], Default: 'P', Assign: { sign: 'other' } },
+      P: pass({ Output: '{% $sign %}', End: true }),
+    },
+  },
+  input: { n }, expect: ok(sign),
+});
+
 const jsonata: SfnCase[] = [
   {
     name: 'Assign (JSONata): a later state reads the variable',
@@ -63,28 +76,8 @@ const jsonata: SfnCase[] = [
     worker: [{ error: 'Oops' }], expect: ok({ c: 'Oops', s: false }),
     check: (run) => expect(assigned(run, 'TaskStateExited')).toEqual({ c: '"Oops"' }),
   },
-  {
-    name: 'Assign (JSONata): the taken Choice rule assigns',
-    definition: {
-      QueryLanguage: J, StartAt: 'C',
-      States: {
-        C: { Type: 'Choice', Choices: [{ Condition: '{% $states.input.n > 0 %}', Next: 'P', Assign: { sign: 'positive' } }], Default: 'P', Assign: { sign: 'other' } },
-        P: pass({ Output: '{% $sign %}', End: true }),
-      },
-    },
-    input: { n: 1 }, expect: ok('positive'),
-  },
-  {
-    name: 'Assign (JSONata): the Choice Default takes the state\'s Assign',
-    definition: {
-      QueryLanguage: J, StartAt: 'C',
-      States: {
-        C: { Type: 'Choice', Choices: [{ Condition: '{% $states.input.n > 0 %}', Next: 'P', Assign: { sign: 'positive' } }], Default: 'P', Assign: { sign: 'other' } },
-        P: pass({ Output: '{% $sign %}', End: true }),
-      },
-    },
-    input: { n: -1 }, expect: ok('other'),
-  },
+  choiceAssign('Assign (JSONata): the taken Choice rule assigns', 1, 'positive'),
+  choiceAssign('Assign (JSONata): the Choice Default takes the state\'s Assign', -1, 'other'),
   {
     name: 'Assign (JSONata): Wait assigns when it exits',
     definition: { QueryLanguage: J, StartAt: 'W', States: { W: { Type: 'Wait', Seconds: 2, Assign: { t: '{% $millis() %}' }, Next: 'P' }, P: pass({ Output: '{% $t %}', End: true }) } },
