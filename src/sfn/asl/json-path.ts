@@ -27,9 +27,9 @@ export class PathNotFoundError extends Error {
  */
 const VARIABLES = Symbol('asl.variables');
 
-/** `context` with the variables `vars` readable as `$name` paths. */
+/** `context` (a fresh object of the caller's) with the variables `vars` readable as `$name` paths. */
 export function withVariables<T extends object>(context: T, vars: Record<string, unknown>): T {
-  return Object.defineProperty({ ...context }, VARIABLES, { value: vars, enumerable: false }) as T;
+  return Object.defineProperty(context, VARIABLES, { value: vars, enumerable: false });
 }
 
 function variablesOf(context: unknown): Record<string, unknown> {

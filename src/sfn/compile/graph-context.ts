@@ -101,9 +101,11 @@ export interface GraphContext {
   outer?: Record<string, unknown>;
 }
 
+const NO_VARIABLES: Record<string, unknown> = Object.freeze({});
+
 /** The variables a state of this graph reads: the outer scopes', shadowed by its own. */
 export function visibleVariables(ctx: GraphContext): Record<string, unknown> {
-  if (!ctx.outer) return ctx.vars ?? {};
+  if (!ctx.outer) return ctx.vars ?? NO_VARIABLES;
   return ctx.vars ? { ...ctx.outer, ...ctx.vars } : ctx.outer;
 }
 

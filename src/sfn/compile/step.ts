@@ -65,7 +65,9 @@ export class Step {
 
   /** `$$` for the current state (JSONPath reads the variables in scope through it as `$name`). */
   co() {
-    return withVariables(contextObject(this.ctx, this.env.executionInput()), visibleVariables(this.ctx));
+    const co = contextObject(this.ctx, this.env.executionInput());
+    // Most graphs have no variables: `$$` stays a plain object then (it is built on every read).
+    return this.ctx.vars === undefined && this.ctx.outer === undefined ? co : withVariables(co, visibleVariables(this.ctx));
   }
 
   /** A new key/visit number of this actor. */
