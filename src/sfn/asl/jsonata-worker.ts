@@ -81,3 +81,7 @@ port.on('message', (req: JsonataRequest) => {
     Atomics.notify(flag, 0);
   });
 });
+
+// Loaded: the caller waiting in JsonataThread.start goes on.
+Atomics.store(flag, 0, 2);
+Atomics.notify(flag, 0);

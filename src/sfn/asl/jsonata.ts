@@ -61,7 +61,6 @@ class JsonataThread {
   private worker: Worker | undefined;
   private port: MessagePort | undefined;
   private flag: Int32Array | undefined;
-  private booted = false;
 
   private start(): void {
     const { port1, port2 } = new MessageChannel();
@@ -74,7 +73,9 @@ class JsonataThread {
     this.worker = w;
     this.port = port1;
     this.flag = flag;
-    this.booted = false;
+    // The thread says it is ready (flag 2) once it has loaded: only then does an evaluation's own
+    // time limit start, so a runaway first expression is cut off as soon as any other.
+    Atomics.wait(flag, 0, 0, BOOT_TIMEOUT_MS);
   }
 
   private stop(w: Worker): void {
@@ -90,7 +91,7 @@ class JsonataThread {
     const flag = this.flag!;
     Atomics.store(flag, 0, 0);
     this.port!.postMessage(req);
-    const waited = Atomics.wait(flag, 0, 0, this.booted ? JSONATA_TIMEOUT_MS : BOOT_TIMEOUT_MS);
+    const waited = Atomics.wait(flag, 0, 0, JSONATA_TIMEOUT_MS);
     const got = receiveMessageOnPort(this.port!);
     if (got === undefined) {
       // Timed out (or the thread died): end it; the next evaluation starts a new one.
@@ -98,7 +99,6 @@ class JsonataThread {
       const why = waited === 'timed-out' ? `did not finish within ${JSONATA_TIMEOUT_MS} ms` : 'could not be evaluated';
       return { ok: false, expression: '', location: req.field, kind: 'error', message: `The evaluation ${why}` };
     }
-    this.booted = true;
     return got.message as JsonataReply;
   }
 }
