@@ -43,7 +43,9 @@ const NEVER_WRITTEN = new Set(['RecordMarkerFailed', 'LambdaFunctionScheduled', 
  * Step Functions types the contract declares but no code path records yet: a stopped execution
  * records ExecutionAborted only (AWS also closes the open states; issue 13, point 2).
  */
-const SFN_NOT_WRITTEN = new Set<string>(['TaskStateAborted', 'WaitStateAborted', 'ParallelStateAborted', 'MapStateAborted', 'MapIterationAborted']);
+const SFN_NOT_WRITTEN = new Set<string>(['TaskStateAborted', 'WaitStateAborted', 'ParallelStateAborted', 'MapStateAborted', 'MapIterationAborted',
+  // Written by a failed JSONata expression; the JSONata tables (sfn-jsonata-*.test.ts) check its shape.
+  'EvaluationFailed']);
 
 const SFN_EVENT_TYPES = [
   'ExecutionStarted', 'ExecutionSucceeded', 'ExecutionFailed', 'ExecutionTimedOut', 'ExecutionAborted',
@@ -53,7 +55,7 @@ const SFN_EVENT_TYPES = [
   'SucceedStateEntered', 'SucceedStateExited', 'FailStateEntered',
   'ParallelStateEntered', 'ParallelStateStarted', 'ParallelStateSucceeded', 'ParallelStateFailed', 'ParallelStateExited', 'ParallelStateAborted',
   'MapStateEntered', 'MapStateStarted', 'MapStateSucceeded', 'MapStateFailed', 'MapStateExited', 'MapStateAborted',
-  'MapIterationStarted', 'MapIterationSucceeded', 'MapIterationFailed', 'MapIterationAborted',
+  'MapIterationStarted', 'MapIterationSucceeded', 'MapIterationFailed', 'MapIterationAborted', 'EvaluationFailed',
 ] as const satisfies readonly SfnEventType[];
 // A new SfnEventType that is missing above fails the typecheck here.
 const everySfnType: Exclude<SfnEventType, (typeof SFN_EVENT_TYPES)[number]> extends never ? true : never = true;

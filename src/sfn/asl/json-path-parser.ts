@@ -1,6 +1,7 @@
 /** The JSONPath grammar ActorFlow accepts (see json-path.ts for the semantics). */
 export type PathSegment =
-  | { kind: 'root'; context: boolean }
+  /** `$` (the data), `$$` (the context object) or `$name` (a workflow variable). */
+  | { kind: 'root'; context: boolean; variable?: string }
   | { kind: 'field'; name: string }
   | { kind: 'index'; index: number }
   | { kind: 'wildcard' }
@@ -25,9 +26,12 @@ export class PathParser {
     if (this.s[0] !== '$') return null;
     const context = this.s[1] === '$';
     this.i = context ? 2 : 1;
+    // `$name…`: a workflow variable (a name as the States Language allows one: a letter or _ first).
+    const variable = context ? null : /^[A-Za-z_][A-Za-z0-9_]*/.exec(this.s.slice(1))?.[0] ?? null;
+    if (variable !== null) this.i += variable.length;
     const segs = this.segments();
     if (segs === null || this.i !== this.s.length) return null;
-    return [{ kind: 'root', context }, ...segs];
+    return [variable !== null ? { kind: 'root', context, variable } : { kind: 'root', context }, ...segs];
   }
 
   /** Segments until the end of the input (or, relative inside a filter, until a non-segment char). */

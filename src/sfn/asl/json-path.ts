@@ -19,6 +19,23 @@ export class PathNotFoundError extends Error {
   }
 }
 
+/**
+ * The workflow variables in scope travel with the context object a path is read with, under a
+ * symbol key: every reader of `$$` paths (InputPath, Parameters, Choice, …) reads `$name` paths
+ * too without a parameter of its own, and `$$` written out whole (JSON, msgpack, structured clone)
+ * never shows them.
+ */
+const VARIABLES = Symbol('asl.variables');
+
+/** `context` (a fresh object of the caller's) with the variables `vars` readable as `$name` paths. */
+export function withVariables<T extends object>(context: T, vars: Record<string, unknown>): T {
+  return Object.defineProperty(context, VARIABLES, { value: vars, enumerable: false });
+}
+
+function variablesOf(context: unknown): Record<string, unknown> {
+  return (typeof context === 'object' && context !== null ? (context as { [VARIABLES]?: Record<string, unknown> })[VARIABLES] : undefined) ?? {};
+}
+
 const cache = new Map<string, PathSegment[] | null>();
 const CACHE_LIMIT = 2000;
 
@@ -89,7 +106,7 @@ export function canonicalPath(path: string): string {
   if (segs === null) return path;
   let out = '';
   for (const s of segs) {
-    if (s.kind === 'root') out += s.context ? '$$' : '$';
+    if (s.kind === 'root') out += s.context ? '$$' : `$${s.variable ?? ''}`;
     else if (s.kind === 'field') out += `['${s.name}']`;
     else if (s.kind === 'index') out += `[${s.index}]`;
     else return path;
@@ -203,7 +220,14 @@ function select(segs: PathSegment[], data: unknown, context: unknown, budget: Bu
     const put = (v: unknown): void => {
       out.push(v);
     };
-    if (s.kind === 'root') put(s.context ? context : data);
+    if (s.kind === 'root') {
+      if (s.variable === undefined) put(s.context ? context : data);
+      else {
+        const vars = variablesOf(context);
+        if (!Object.hasOwn(vars, s.variable)) throw new PathNotFoundError(`$${s.variable}`, `Variable '$${s.variable}' is not defined`);
+        put(vars[s.variable]);
+      }
+    }
     for (const n of s.kind === 'root' ? [] : nodes) {
       const before = out.length;
       switch (s.kind) {

@@ -43,3 +43,11 @@ export function seededInt(seed: bigint, start: number, end: number): number {
   for (let k = 1; bits - (bits % bound) + (bound - 1) > INT32_MAX && k < MAX_DRAWS; k += 1) bits = next(31);
   return start + (bits % bound);
 }
+
+/** `new java.util.Random(seed).nextDouble()`: a float in [0, 1), a pure function of the seed ($random(seed) in JSONata). */
+export function seededDouble(seed: bigint): number {
+  const next = javaRandom(seed);
+  const hi = next(31) >>> 5; // next(26)
+  const lo = next(31) >>> 4; // next(27)
+  return (hi * 2 ** 27 + lo) * 2 ** -53;
+}

@@ -1,5 +1,5 @@
 /**
- * The Amazon States Language (JSONPath flavour) as ActorFlow reads it: the shapes a validated
+ * The Amazon States Language (JSONPath and JSONata) as ActorFlow reads it: the shapes a validated
  * definition has. Validation (validate-definition.ts) guarantees these shapes; everything else
  * trusts them.
  */
@@ -14,10 +14,21 @@ export interface Retrier {
   JitterStrategy?: 'FULL' | 'NONE';
 }
 
+export type QueryLanguage = 'JSONPath' | 'JSONata';
+
+/**
+ * Workflow variables a state (or a Choice rule, or a catcher) assigns: name → value. JSONata: values
+ * may hold `{% … %}`; JSONPath: `"name.$"` members hold paths or intrinsics, as in Parameters.
+ */
+export type Assign = Record<string, unknown>;
+
 export interface Catcher {
   ErrorEquals: string[];
   Next: string;
   ResultPath?: string | null;
+  /** JSONata: the state's output when this catcher takes the error (default `$states.errorOutput`). */
+  Output?: unknown;
+  Assign?: Assign;
 }
 
 /** A Choice rule: a comparison (Variable + one operator), a boolean combination, or a top-level rule with Next. */
@@ -27,6 +38,11 @@ export interface ChoiceRule {
   Or?: ChoiceRule[];
   Not?: ChoiceRule;
   Next?: string;
+  /** JSONata: a `{% … %}` expression (or a boolean) in place of Variable and an operator. */
+  Condition?: unknown;
+  /** Top-level rules: what the state assigns and outputs when this rule is taken. */
+  Assign?: Assign;
+  Output?: unknown;
   /** Exactly one operator member (StringEquals, NumericLessThanPath, IsPresent, …). */
   [operator: string]: unknown;
 }
@@ -38,6 +54,14 @@ export interface StateCommon {
   End?: boolean;
   InputPath?: string | null;
   OutputPath?: string | null;
+  /** Set on every state once compiled (the state's own, else the definition's, else JSONPath). */
+  QueryLanguage?: QueryLanguage;
+  /** Every type but Succeed and Fail. */
+  Assign?: Assign;
+  /** JSONata: the state's output (default: the result, or the input where there is none). */
+  Output?: unknown;
+  /** JSONata, Task and Parallel: the task's (branches') input (default `$states.input`). */
+  Arguments?: unknown;
 }
 
 export interface TaskState extends StateCommon {
@@ -46,9 +70,10 @@ export interface TaskState extends StateCommon {
   Parameters?: unknown;
   ResultSelector?: unknown;
   ResultPath?: string | null;
-  TimeoutSeconds?: number;
+  /** JSONata: a number or an expression. */
+  TimeoutSeconds?: number | string;
   TimeoutSecondsPath?: string;
-  HeartbeatSeconds?: number;
+  HeartbeatSeconds?: number | string;
   HeartbeatSecondsPath?: string;
   Retry?: Retrier[];
   Catch?: Catcher[];
@@ -69,7 +94,8 @@ export interface ChoiceState extends StateCommon {
 
 export interface WaitState extends StateCommon {
   Type: 'Wait';
-  Seconds?: number;
+  /** JSONata: a number or an expression. */
+  Seconds?: number | string;
   Timestamp?: string;
   SecondsPath?: string;
   TimestampPath?: string;
@@ -107,9 +133,12 @@ export interface MapState extends StateCommon {
   /** ItemProcessor, or the legacy Iterator (validation copies Iterator into ItemProcessor). */
   ItemProcessor: StateGraph & { ProcessorConfig?: { Mode?: 'INLINE' } };
   ItemsPath?: string;
+  /** JSONata: the items (an array, or an expression giving one; default `$states.input`). */
+  Items?: unknown;
   /** ItemSelector, or the legacy Parameters (validation copies Parameters into ItemSelector). */
   ItemSelector?: unknown;
-  MaxConcurrency?: number;
+  /** JSONata: a number or an expression. */
+  MaxConcurrency?: number | string;
   MaxConcurrencyPath?: string;
   ResultSelector?: unknown;
   ResultPath?: string | null;
@@ -121,6 +150,7 @@ export type State = TaskState | PassState | ChoiceState | WaitState | SucceedSta
 
 export interface AslDefinition extends StateGraph {
   Version?: string;
+  QueryLanguage?: QueryLanguage;
   TimeoutSeconds?: number;
 }
 

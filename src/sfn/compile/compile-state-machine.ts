@@ -1,5 +1,5 @@
 import type { AnyStateMachine } from 'xstate';
-import type { AslDefinition, StateGraph } from '../asl/types.js';
+import type { AslDefinition, MapState, ParallelState, QueryLanguage, StateGraph } from '../asl/types.js';
 import type { CompiledStateMachine, CompileOptions, SfnExecutionInput } from './contract.js';
 import { iso, type GraphInput } from './graph-context.js';
 import { createGraphMachine } from './graph-machine.js';
@@ -20,6 +20,19 @@ function rootInput(def: AslDefinition, x: SfnExecutionInput): GraphInput {
 }
 
 /**
+ * Every state gets its query language: its own QueryLanguage, else the definition's (AWS: nested
+ * states inherit the top level's, not their Parallel's or Map's), else JSONPath. Done in place and
+ * idempotent: a definition compiled twice is the same.
+ */
+function settleQueryLanguage(graph: StateGraph, top: QueryLanguage): void {
+  for (const state of Object.values(graph.States)) {
+    state.QueryLanguage ??= top;
+    if (state.Type === 'Parallel') (state as ParallelState).Branches.forEach((b) => settleQueryLanguage(b, top));
+    if (state.Type === 'Map') settleQueryLanguage((state as MapState).ItemProcessor, top);
+  }
+}
+
+/**
  * Compiles a validated Amazon States Language definition into the root XState machine of its
  * executions (input SfnExecutionInput, output SfnExecutionOutput). Parallel branches and Map
  * iterators become child machines, spawned by string `src` so the root's persisted snapshot holds them.
@@ -27,6 +40,7 @@ function rootInput(def: AslDefinition, x: SfnExecutionInput): GraphInput {
 export function compileStateMachine(definition: AslDefinition, opts: CompileOptions): CompiledStateMachine {
   const limit = opts.historyLimit ?? DEFAULT_HISTORY_LIMIT;
   if (!Number.isInteger(limit) || limit < 3) throw new RangeError(`historyLimit must be an integer of at least 3, got ${limit}`);
+  settleQueryLanguage(definition, definition.QueryLanguage ?? 'JSONPath');
   const unrecorded = new UnrecordedCounts();
   const child = (graph: StateGraph, id: string): AnyStateMachine => createGraphMachine(graph, {
     clock: opts.clock, hooks: opts.hooks, root: false, id, limit, unrecorded, toInput: (input) => input as GraphInput,

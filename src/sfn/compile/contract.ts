@@ -20,7 +20,9 @@ export type SfnEventType =
   | 'FailStateEntered'
   | 'ParallelStateEntered' | 'ParallelStateStarted' | 'ParallelStateSucceeded' | 'ParallelStateFailed' | 'ParallelStateExited' | 'ParallelStateAborted'
   | 'MapStateEntered' | 'MapStateStarted' | 'MapStateSucceeded' | 'MapStateFailed' | 'MapStateExited' | 'MapStateAborted'
-  | 'MapIterationStarted' | 'MapIterationSucceeded' | 'MapIterationFailed' | 'MapIterationAborted';
+  | 'MapIterationStarted' | 'MapIterationSucceeded' | 'MapIterationFailed' | 'MapIterationAborted'
+  /** A JSONata expression failed (details: error, cause, location, state). */
+  | 'EvaluationFailed';
 
 /** An activity task the host must dispatch once the events recorded with it are persisted. */
 export interface SfnTaskRequest {

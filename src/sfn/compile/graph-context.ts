@@ -14,6 +14,8 @@ export interface GraphInput {
   co: BaseContextObject;
   /** Epoch ms of the execution's TimeoutSeconds (root only). */
   execDeadline: number | null;
+  /** A branch or iteration: the variables of the scopes around it (read-only here). */
+  outer?: Record<string, unknown>;
 }
 
 /** The activity task a Task state waits for. Times are epoch ms. */
@@ -90,6 +92,21 @@ export interface GraphContext {
   outcome: SfnExecutionOutput | null;
   /** The history limit was reached: the graph is on its way to failing, its steps do nothing more. */
   limitHit: boolean;
+  /**
+   * Workflow variables this graph assigned (its own scope). Absent in contexts persisted before
+   * variables existed: read it through visibleVariables().
+   */
+  vars?: Record<string, unknown>;
+  /** The variables of the scopes around a branch or iteration, fixed when it started (see GraphInput). */
+  outer?: Record<string, unknown>;
+}
+
+const NO_VARIABLES: Record<string, unknown> = Object.freeze({});
+
+/** The variables a state of this graph reads: the outer scopes', shadowed by its own. */
+export function visibleVariables(ctx: GraphContext): Record<string, unknown> {
+  if (!ctx.outer) return ctx.vars ?? NO_VARIABLES;
+  return ctx.vars ? { ...ctx.outer, ...ctx.vars } : ctx.outer;
 }
 
 
@@ -120,6 +137,7 @@ export function initialContext(input: GraphInput): GraphContext {
     co: input.co, data: input.data, input: input.data, state: null, go: null, fault: null, retries: [], retryAt: null,
     seq: 0, task: null, waitUntil: null, kids: null, execDeadline: input.execDeadline, outcome: null,
     limitHit: false,
+    ...(input.outer && Object.keys(input.outer).length > 0 ? { outer: input.outer } : {}),
   };
 }
 

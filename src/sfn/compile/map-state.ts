@@ -4,7 +4,9 @@ import { readPath } from '../asl/json-path.js';
 import { evaluateTemplate } from '../asl/payload-template.js';
 import type { MapState } from '../asl/types.js';
 import type { SfnExecutionOutput } from './contract.js';
-import { GO_WAIT, json, type Fault } from './graph-context.js';
+import { GO_WAIT, json, visibleVariables, type Fault } from './graph-context.js';
+import { unexpectedType } from '../asl/jsonata.js';
+import { evalField, integerField, isJsonata } from './query.js';
 import { isKid, keepResult, kidFault, kidIndex, newKids, resumeKids, startKids, type KidBuild } from './kids.js';
 import { checkedJson, dataLimitFault } from './payload-limit.js';
 import { decideFault } from './retry-catch.js';
@@ -14,9 +16,10 @@ import type { Step } from './step.js';
 /** AWS: an Inline Map state runs up to 40 iterations at once, whatever MaxConcurrency asks for. */
 export const INLINE_MAP_CONCURRENCY = 40;
 
-function concurrency(def: MapState, input: unknown): number {
+function concurrency(s: Step, def: MapState, input: unknown): number {
   let v: unknown = def.MaxConcurrency ?? 0;
-  if (def.MaxConcurrency === undefined && def.MaxConcurrencyPath !== undefined) {
+  if (isJsonata(def) && def.MaxConcurrency !== undefined) v = integerField(s, def.MaxConcurrency, 'MaxConcurrency', 0);
+  else if (def.MaxConcurrency === undefined && def.MaxConcurrencyPath !== undefined) {
     v = readPath(input, def.MaxConcurrencyPath);
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
       throw new AslError('States.Runtime', `The value at MaxConcurrencyPath ${def.MaxConcurrencyPath} must be a non-negative integer, got ${json(v).slice(0, 200)}`);
@@ -25,8 +28,19 @@ function concurrency(def: MapState, input: unknown): number {
   return v === 0 ? INLINE_MAP_CONCURRENCY : Math.min(v as number, INLINE_MAP_CONCURRENCY);
 }
 
-/** The effective input and its items (recomputed when iterations start: the items are not copied into the snapshot). */
+/**
+ * The effective input and its items. JSONPath recomputes them when iterations start (the items are
+ * not copied into the snapshot); JSONata evaluates Items once (an expression may not give the same
+ * twice: $random, $uuid) and keeps them with the visit.
+ */
 function itemsOf(s: Step, name: string, def: MapState): { effective: unknown; items: unknown[] } {
+  if (isJsonata(def)) {
+    const kept = s.ctx.kids?.input;
+    if (Array.isArray(kept)) return { effective: s.ctx.input, items: kept };
+    const items = def.Items === undefined ? s.ctx.input : evalField(s, def.Items, 'Items');
+    if (!Array.isArray(items)) throw unexpectedType('Items', def.Items ?? '{% $states.input %}', 'array', items);
+    return { effective: s.ctx.input, items };
+  }
   const effective = applyInputPath(s.ctx.input, def.InputPath, s.co());
   const items = def.ItemsPath !== undefined ? readPath(effective, def.ItemsPath, s.co()) : effective;
   if (!Array.isArray(items)) {
@@ -39,7 +53,7 @@ function itemsOf(s: Step, name: string, def: MapState): { effective: unknown; it
 export function runMap(s: Step, name: string, def: MapState): void {
   const r = s.attempt(() => {
     const { effective, items } = itemsOf(s, name, def);
-    return { total: items.length, max: concurrency(def, effective) };
+    return { total: items.length, max: concurrency(s, def, effective), items };
   });
   if (!r.ok) {
     decideFault(s, def, r.fault);
@@ -47,6 +61,7 @@ export function runMap(s: Step, name: string, def: MapState): void {
   }
   s.record('MapStateStarted', { length: r.value.total });
   s.ctx.kids = newKids(s, name, r.value.total, r.value.max);
+  if (isJsonata(def)) s.ctx.kids.input = r.value.items;
   if (r.value.total === 0) {
     s.record('MapStateSucceeded', undefined, { link: { keep: true } });
     finishWithResult(s, def, []);
@@ -65,16 +80,22 @@ function startIterations(s: Step, name: string, def: MapState): void {
     return;
   }
   const { effective, items } = got.value;
+  const outer = visibleVariables(s.ctx);
   const fault = startKids(s, (index): KidBuild => {
     const co = { ...s.ctx.co, Map: { Item: { Index: index, Value: items[index] } } };
-    const r = s.attempt(() => (def.ItemSelector !== undefined ? evaluateTemplate(def.ItemSelector, effective, { ...s.co(), Map: co.Map }) : items[index]));
+    const r = s.attempt(() => {
+      if (def.ItemSelector === undefined) return items[index];
+      if (!isJsonata(def)) return evaluateTemplate(def.ItemSelector, effective, { ...s.co(), Map: co.Map });
+      // `$states.context.Map.Item` is the item's.
+      return evalField(s, def.ItemSelector, 'ItemSelector', { context: { ...s.co(), Map: co.Map } });
+    });
     if (!r.ok) return { fault: r.fault };
     const j = checkedJson(r.value, name);
     if (!j.ok) return { fault: j.fault };
     // A slot's next iteration links to the last event of the one before it, the first ones to MapStateStarted.
     const kid = s.ctx.kids!.prefix + index;
     s.record('MapIterationStarted', { name, index }, { link: { pull: s.ctx.kids!.prefix, keep: true, seed: [kid] } });
-    return { src: s.env.srcOf(name, 0), input: { data: r.value, co, execDeadline: null } };
+    return { src: s.env.srcOf(name, 0), input: { data: r.value, co, execDeadline: null, outer } };
   });
   if (fault) failMap(s, def, fault);
 }

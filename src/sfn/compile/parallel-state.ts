@@ -2,15 +2,17 @@ import { applyInputPath } from '../asl/data-flow.js';
 import { evaluateTemplate } from '../asl/payload-template.js';
 import type { ParallelState } from '../asl/types.js';
 import type { SfnExecutionOutput } from './contract.js';
-import { GO_WAIT, type Fault } from './graph-context.js';
+import { GO_WAIT, visibleVariables, type Fault } from './graph-context.js';
+import { evalField, isJsonata } from './query.js';
 import { isKid, keepResult, kidFault, KIDS_PER_TURN, newKids, resumeKids, startKids } from './kids.js';
 import { checkedJson, dataLimitFault } from './payload-limit.js';
 import { decideFault } from './retry-catch.js';
 import { finishWithResult } from './state-flow.js';
 import type { Step } from './step.js';
 
-/** The branches' input: InputPath → Parameters. */
+/** The branches' input: InputPath → Parameters (JSONata: Arguments, default `$states.input`). */
 function branchInput(s: Step, def: ParallelState): unknown {
+  if (isJsonata(def)) return def.Arguments === undefined ? s.ctx.input : evalField(s, def.Arguments, 'Arguments');
   const co = s.co();
   const effective = applyInputPath(s.ctx.input, def.InputPath, co);
   return def.Parameters !== undefined ? evaluateTemplate(def.Parameters, effective, co) : effective;
@@ -35,7 +37,8 @@ export function runParallel(s: Step, name: string, def: ParallelState): void {
 }
 
 function startBranches(s: Step, name: string, input: unknown): void {
-  startKids(s, (i) => ({ src: s.env.srcOf(name, i), input: { data: input, co: s.ctx.co, execDeadline: null } }));
+  const outer = visibleVariables(s.ctx);
+  startKids(s, (i) => ({ src: s.env.srcOf(name, i), input: { data: input, co: s.ctx.co, execDeadline: null, outer } }));
 }
 
 /** The turn after a yield: start the next branches. */

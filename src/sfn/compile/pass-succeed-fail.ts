@@ -5,24 +5,37 @@ import { PathNotFoundError, canonicalPath, readPath } from '../asl/json-path.js'
 import { evaluateTemplate } from '../asl/payload-template.js';
 import type { FailState, PassState, SucceedState } from '../asl/types.js';
 import { GO_END } from './graph-context.js';
-import { exitState } from './state-flow.js';
+import { isJsonataExpression } from '../asl/jsonata.js';
+import { isJsonata, stringField } from './query.js';
+import { exitState, finishJsonata } from './state-flow.js';
 import type { Step } from './step.js';
+import { evaluateAssign } from './variables.js';
 
-/** Pass: InputPath → Parameters → Result (or the effective input) → ResultPath → OutputPath. */
+/** Pass: InputPath → Parameters → Result (or the effective input) → ResultPath → OutputPath; JSONata: Output. */
 export function runPass(s: Step, def: PassState): void {
+  if (isJsonata(def)) {
+    finishJsonata(s, def, s.ctx.input);
+    return;
+  }
   const r = s.attempt(() => {
     const co = s.co();
     const effective = applyInputPath(s.ctx.input, def.InputPath, co);
     const params = def.Parameters !== undefined ? evaluateTemplate(def.Parameters, effective, co) : effective;
     const result = def.Result !== undefined ? def.Result : params;
-    return applyOutputPath(applyResultPath(s.ctx.input, result, def.ResultPath), def.OutputPath, co);
+    // JSONPath Assign reads the state's result (Result, or Parameters' output) as `$`.
+    const assigned = evaluateAssign(s, def, def.Assign, 'Assign', {}, result);
+    return { output: applyOutputPath(applyResultPath(s.ctx.input, result, def.ResultPath), def.OutputPath, co), assigned };
   });
-  if (r.ok) exitState(s, def, r.value);
+  if (r.ok) exitState(s, def, r.value.output, r.value.assigned);
   else s.fail(r.fault);
 }
 
-/** Succeed: InputPath → OutputPath, then the graph ends. */
+/** Succeed: InputPath → OutputPath (JSONata: Output), then the graph ends. */
 export function runSucceed(s: Step, def: SucceedState): void {
+  if (isJsonata(def)) {
+    if (finishJsonata(s, def, s.ctx.input)) s.ctx.go = GO_END;
+    return;
+  }
   const r = s.attempt(() => {
     const co = s.co();
     return applyOutputPath(applyInputPath(s.ctx.input, def.InputPath, co), def.OutputPath, co);
@@ -55,6 +68,13 @@ function failValue(s: Step, path: string): string {
  * them fails the execution with neither member, as on AWS (the empty string stands for "none").
  */
 export function runFail(s: Step, def: FailState): void {
+  if (isJsonata(def)) {
+    const value = (v: string | undefined, field: string) => (v !== undefined && isJsonataExpression(v) ? stringField(s, v, field) : v);
+    const j = s.attempt(() => ({ error: value(def.Error, 'Error'), cause: value(def.Cause, 'Cause') }));
+    if (!j.ok) s.fail(j.fault);
+    else s.fail({ error: j.value.error ?? '', cause: j.value.cause ?? '' });
+    return;
+  }
   const r = s.attempt(() => ({
     error: def.ErrorPath !== undefined ? failValue(s, def.ErrorPath) : def.Error,
     cause: def.CausePath !== undefined ? failValue(s, def.CausePath) : def.Cause,

@@ -1,10 +1,11 @@
 import { applyResultPath } from '../asl/data-flow.js';
 import { matchesError, maxAttempts, retryDelayMs } from '../asl/errors.js';
 import type { Catcher, Retrier, State } from '../asl/types.js';
-import type { SfnEventType } from './contract.js';
 import { GO_RETRY, goTo, type Fault } from './graph-context.js';
-import { checkedJson } from './payload-limit.js';
+import { evalField, isJsonata } from './query.js';
+import { exitRecord } from './exit-record.js';
 import type { Step } from './step.js';
+import { evaluateAssign } from './variables.js';
 
 type Handles = State & { Retry?: Retrier[]; Catch?: Catcher[] };
 
@@ -38,22 +39,35 @@ export function decideFault(s: Step, def: State, fault: Fault, unretried?: () =>
     unretried?.();
     const c = Catch.find((k) => matchesError(k.ErrorEquals, fault.error));
     if (c) {
-      const r = s.attempt(() => applyResultPath(s.ctx.input, { Error: fault.error, Cause: fault.cause }, c.ResultPath));
-      const j = r.ok ? checkedJson(r.value, s.ctx.state!.Name) : r;
-      if (!r.ok || !j.ok) {
-        // A data-flow error or an output over the quota in the catcher itself: no second catch.
-        s.fail((j as { fault: Fault }).fault);
-        return;
-      }
-      s.ctx.data = r.value;
-      s.ctx.fault = null;
-      s.record(`${def.Type}StateExited` as SfnEventType, { name: s.ctx.state!.Name, output: j.text, outputDetails: { truncated: false } });
-      s.ctx.go = goTo(c.Next);
+      catchWith(s, def, c, { Error: fault.error, Cause: fault.cause });
       return;
     }
   }
   if (!handleable(fault.error)) unretried?.();
   s.fail(fault);
+}
+
+/**
+ * A catcher takes the error: JSONPath places `{Error, Cause}` by its ResultPath, JSONata gives its
+ * Output (default `$states.errorOutput`); its Assign (not the state's) takes effect. A data-flow or
+ * evaluation error, or an output over the quota, in the catcher itself fails the graph (no second catch).
+ */
+function catchWith(s: Step, def: State, c: Catcher, errorOutput: { Error: string; Cause: string }): void {
+  const jsonata = isJsonata(def);
+  const extra = { errorOutput };
+  const r = s.attempt(() => ({
+    output: jsonata
+      ? (c.Output === undefined ? errorOutput : evalField(s, c.Output, 'Output', extra))
+      : applyResultPath(s.ctx.input, errorOutput, c.ResultPath),
+    assigned: evaluateAssign(s, def, c.Assign, 'Assign', extra, errorOutput),
+  }));
+  const exited = r.ok ? exitRecord(s, r.value.output, r.value.assigned) : r;
+  if (!exited.ok) {
+    s.fail(exited.fault);
+    return;
+  }
+  s.ctx.fault = null;
+  s.ctx.go = goTo(c.Next);
 }
 
 /** Every state a failure of `def` may move to through its catchers. */

@@ -1,8 +1,10 @@
 import type { MachineClock } from '../../../machines/swf/history-event.js';
 import { AslError, StateRuntimeError } from '../asl/errors.js';
+import { QueryEvaluationError } from '../asl/jsonata.js';
+import { withVariables } from '../asl/json-path.js';
 import type { StateGraph } from '../asl/types.js';
 import type { SfnEventType, SfnLinkOp, SfnRecord } from './contract.js';
-import { contextObject, GO_FAIL, type Fault, type GraphContext, type GraphInput } from './graph-context.js';
+import { contextObject, GO_FAIL, visibleVariables, type Fault, type GraphContext, type GraphInput } from './graph-context.js';
 import { inStateCause } from './state-cause.js';
 
 /** A child actor to spawn: `src` names a branch/iteration machine registered in the parent's setup. */
@@ -61,9 +63,11 @@ export class Step {
     this.records.push({ type, ...(details ? { details } : {}), ...extra });
   }
 
-  /** `$$` for the current state. */
+  /** `$$` for the current state (JSONPath reads the variables in scope through it as `$name`). */
   co() {
-    return contextObject(this.ctx, this.env.executionInput());
+    const co = contextObject(this.ctx, this.env.executionInput());
+    // Most graphs have no variables: `$$` stays a plain object then (it is built on every read).
+    return this.ctx.vars === undefined && this.ctx.outer === undefined ? co : withVariables(co, visibleVariables(this.ctx));
   }
 
   /** A new key/visit number of this actor. */
@@ -72,12 +76,19 @@ export class Step {
     return this.ctx.seq;
   }
 
-  /** Runs `fn`; an error it throws becomes a fault (AslError keeps its name, anything else is States.Runtime). */
+  /**
+   * Runs `fn`; an error it throws becomes a fault (AslError keeps its name, anything else is
+   * States.Runtime). A failed JSONata evaluation is recorded as AWS records it (EvaluationFailed).
+   */
   attempt<T>(fn: () => T): { ok: true; value: T } | { ok: false; fault: Fault } {
     try {
       return { ok: true, value: fn() };
     } catch (e) {
-      return { ok: false, fault: toFault(e, this.env.selfId) };
+      const fault = toFault(e, this.env.selfId);
+      if (e instanceof QueryEvaluationError) {
+        this.record('EvaluationFailed', { error: fault.error, cause: fault.cause, location: e.location, state: this.ctx.state?.Name ?? '' });
+      }
+      return { ok: false, fault };
     }
   }
 
@@ -90,7 +101,7 @@ export class Step {
 
 /** The fault of an error thrown in a step of actor `actorId`. */
 export function toFault(e: unknown, actorId: string): Fault {
-  if (e instanceof StateRuntimeError) return { error: e.error, cause: inStateCause(actorId, e.cause) };
+  if (e instanceof StateRuntimeError || e instanceof QueryEvaluationError) return { error: e.error, cause: inStateCause(actorId, e.cause) };
   if (e instanceof AslError) return { error: e.error, cause: e.cause };
   return { error: 'States.Runtime', cause: e instanceof Error ? e.message : String(e) };
 }

@@ -6,6 +6,7 @@ import type { TaskState } from '../asl/types.js';
 import type { SfnTaskRequest } from './contract.js';
 import { GO_WAIT, json } from './graph-context.js';
 import { checkedJson } from './payload-limit.js';
+import { evalField, integerField, isJsonata } from './query.js';
 import { decideFault } from './retry-catch.js';
 import { finishWithResult } from './state-flow.js';
 import type { Step } from './step.js';
@@ -19,14 +20,22 @@ function secondsAt(input: unknown, path: string): number {
   return v;
 }
 
-/** Schedules the activity: InputPath → Parameters (with `$$`) → ActivityScheduled with a new task key. */
+/** JSONata: Arguments (default `$states.input`), TimeoutSeconds and HeartbeatSeconds as numbers or expressions. */
+function jsonataTask(s: Step, def: TaskState): { input: unknown; timeoutSeconds?: number; heartbeatSeconds?: number } {
+  const input = def.Arguments === undefined ? s.ctx.input : evalField(s, def.Arguments, 'Arguments');
+  const seconds = (v: number | string | undefined, field: string) => (v === undefined ? undefined : integerField(s, v, field, 1));
+  return { input, timeoutSeconds: seconds(def.TimeoutSeconds, 'TimeoutSeconds'), heartbeatSeconds: seconds(def.HeartbeatSeconds, 'HeartbeatSeconds') };
+}
+
+/** Schedules the activity: InputPath → Parameters (with `$$`), or JSONata Arguments → ActivityScheduled with a new task key. */
 export function runTask(s: Step, def: TaskState): void {
   const r = s.attempt(() => {
+    if (isJsonata(def)) return jsonataTask(s, def);
     const co = s.co();
     const effective = applyInputPath(s.ctx.input, def.InputPath, co);
     const input = def.Parameters !== undefined ? evaluateTemplate(def.Parameters, effective, co) : effective;
-    const timeoutSeconds = def.TimeoutSeconds ?? (def.TimeoutSecondsPath ? secondsAt(effective, def.TimeoutSecondsPath) : undefined);
-    const heartbeatSeconds = def.HeartbeatSeconds ?? (def.HeartbeatSecondsPath ? secondsAt(effective, def.HeartbeatSecondsPath) : undefined);
+    const timeoutSeconds = (def.TimeoutSeconds as number | undefined) ?? (def.TimeoutSecondsPath ? secondsAt(effective, def.TimeoutSecondsPath) : undefined);
+    const heartbeatSeconds = (def.HeartbeatSeconds as number | undefined) ?? (def.HeartbeatSecondsPath ? secondsAt(effective, def.HeartbeatSecondsPath) : undefined);
     return { input, timeoutSeconds, heartbeatSeconds };
   });
   if (!r.ok) {

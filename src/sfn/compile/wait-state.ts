@@ -4,8 +4,10 @@ import { PathNotFoundError, readPath } from '../asl/json-path.js';
 import { parseTimestamp } from '../asl/timestamp.js';
 import type { WaitState } from '../asl/types.js';
 import { GO_WAIT } from './graph-context.js';
-import { exitState } from './state-flow.js';
+import { integerField, isJsonata, stringField } from './query.js';
+import { exitState, finishJsonata } from './state-flow.js';
 import type { Step } from './step.js';
+import { evaluateAssign } from './variables.js';
 
 /** The longest wait AWS runs: 2^31-1 seconds (about 24,855 days; a day more fails). */
 export const MAX_WAIT_SECONDS = 2 ** 31 - 1;
@@ -46,12 +48,20 @@ function secondsAt(effective: unknown, path: string): number {
   return v;
 }
 
+/** JSONata: Seconds (a number or an expression) or Timestamp (a timestamp or an expression giving one). */
+function jsonataUntil(s: Step, def: WaitState): number {
+  if (def.Seconds !== undefined) return s.now() + integerField(s, def.Seconds, 'Seconds', 0) * 1000;
+  return timestampMs(stringField(s, def.Timestamp, 'Timestamp'), 'Timestamp', 'Timestamp');
+}
+
 /** Wait: InputPath, then the absolute deadline from Seconds, Timestamp, SecondsPath or TimestampPath. */
 export function runWait(s: Step, def: WaitState): void {
   const r = s.attempt(() => {
-    const effective = applyInputPath(s.ctx.input, def.InputPath, s.co());
+    const jsonata = isJsonata(def);
+    const effective = jsonata ? s.ctx.input : applyInputPath(s.ctx.input, def.InputPath, s.co());
     let until: number;
-    if (def.Seconds !== undefined) until = s.now() + def.Seconds * 1000;
+    if (jsonata) until = jsonataUntil(s, def);
+    else if (def.Seconds !== undefined) until = s.now() + (def.Seconds as number) * 1000;
     else if (def.Timestamp !== undefined) until = timestampMs(def.Timestamp, 'Timestamp', def.Timestamp);
     else if (def.SecondsPath !== undefined) until = s.now() + secondsAt(effective, def.SecondsPath) * 1000;
     else until = timestampMs(read(effective, def.TimestampPath!, 'TimestampPath'), 'TimestampPath', def.TimestampPath!);
@@ -67,10 +77,17 @@ export function runWait(s: Step, def: WaitState): void {
   s.ctx.go = GO_WAIT;
 }
 
-/** The wait is over: OutputPath, exit. */
+/** The wait is over: OutputPath (JSONata: Output) and Assign, exit. */
 export function waitDone(s: Step, def: WaitState): void {
   s.ctx.waitUntil = null;
-  const r = s.attempt(() => applyOutputPath(s.ctx.data, def.OutputPath, s.co()));
-  if (r.ok) exitState(s, def, r.value);
+  if (isJsonata(def)) {
+    finishJsonata(s, def, s.ctx.input);
+    return;
+  }
+  const r = s.attempt(() => ({
+    output: applyOutputPath(s.ctx.data, def.OutputPath, s.co()),
+    assigned: evaluateAssign(s, def, def.Assign, 'Assign', {}, s.ctx.data),
+  }));
+  if (r.ok) exitState(s, def, r.value.output, r.value.assigned);
   else s.fail(r.fault);
 }

@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerBoot, workerUrl } from '../asl/worker-boot.js';
 import { InvalidDefinitionError, parseDefinition, readValidatedDefinition, type DefinitionProblem } from '../asl/validate-definition.js';
 import type { AslDefinition } from '../asl/types.js';
 
@@ -16,18 +13,7 @@ export type ParseReply = { id: number; valid: true } | { id: number; problems: r
  */
 export const OFF_THREAD_LENGTH = 64 * 1024;
 
-/** The worker's entry, as a module URL: `.ts` under tsx and vitest, `.js` once compiled. */
-const WORKER_URL = new URL(`./definition-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-
-/** Code that starts the worker: a TypeScript entry is loaded through tsx's API (Node 20 workers ignore `--import tsx`). */
-function workerBoot(): string {
-  if (!WORKER_URL.pathname.endsWith('.ts')) return `import(${JSON.stringify(WORKER_URL.href)})`;
-  // The ESM entry of tsx's API (a require() resolve would give the CommonJS one, which cannot tsImport here).
-  const pkgPath = createRequire(import.meta.url).resolve('tsx/package.json');
-  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
-  const api = pathToFileURL(join(dirname(pkgPath), pkg.exports['./esm/api']!.import.default)).href;
-  return `import(${JSON.stringify(api)}).then(({ tsImport }) => tsImport(${JSON.stringify(WORKER_URL.href)}, ${JSON.stringify(import.meta.url)}))`;
-}
+const WORKER_URL = workerUrl('definition-worker', import.meta.url);
 
 /**
  * Parses and validates definitions as `parseDefinition` does, large ones on one shared worker
@@ -53,7 +39,7 @@ class DefinitionParser {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(workerBoot(), { eval: true });
+    const w = new Worker(workerBoot(WORKER_URL), { eval: true });
     w.unref();
     w.on('message', (m: ParseReply) => this.settle(m));
     // A worker that fails (or exits) leaves its requests to be parsed here; the next large one starts a new worker.
