@@ -38,9 +38,10 @@ export interface ActivityOptions {
 }
 
 export interface ChildOptions {
-  /** Default `<parent workflowId>:child-<n>`. */
+  /** Default `<parent workflowId>-child-<n>` (SWF ids hold no colon). */
   workflowId?: string;
   taskList?: string;
+  /** The child run's own policy for its children (the parent's policy for this child is the parent run's). */
   childPolicy?: 'TERMINATE' | 'REQUEST_CANCEL' | 'ABANDON';
   executionStartToCloseTimeout?: Duration;
   taskStartToCloseTimeout?: Duration | 'NONE';
@@ -284,7 +285,7 @@ export class WorkflowContext implements RunListener {
   }
 
   startChild<T = unknown>(type: TypeRef, input?: unknown, o: ChildOptions = {}): ChildHandle<T> {
-    const workflowId = o.workflowId ?? `${this.info.workflowId}:child-${++this.children}`;
+    const workflowId = o.workflowId ?? `${this.info.workflowId}-child-${++this.children}`;
     let startedResolve!: (runId: string) => void;
     let startedReject!: (e: Error) => void;
     const started = new Promise<string>((res, rej) => { startedResolve = res; startedReject = rej; });
@@ -365,12 +366,12 @@ export class WorkflowContext implements RunListener {
     }
     let value: T;
     const cmd: Command = this.run.issue({ kind: 'marker', id: name, decision: decision('RecordMarker', { markerName: name }) });
-    cmd.pending = outsideWorkflow(async () => {
+    const computed = outsideWorkflow(async () => {
       value = await fn();
       cmd.decision = decision('RecordMarker', { markerName: name, details: encode(value) });
-      cmd.pending = undefined;
     });
-    return cmd.pending.then(() => value);
+    this.run.waitFor(computed);
+    return computed.then(() => value);
   }
 
   /** Ends this run and starts the next one of the same workflow with `input` (never returns). */

@@ -9,8 +9,8 @@ import { WorkflowRun, type ReplayResult } from './run.js';
  * decisions the code makes beyond what the history holds, and the first point where code and
  * history disagree, if they do.
  */
-export function replayWorkflow(def: WorkflowDefinition, events: WireEvent[]): Promise<ReplayResult> {
-  const run = new WorkflowRun(events);
+export function replayWorkflow(def: WorkflowDefinition, events: WireEvent[], execution?: { workflowId: string; runId: string }): Promise<ReplayResult> {
+  const run = new WorkflowRun(events, execution);
   const wf = new WorkflowContext(run, { activityVersion: def.activityVersion ?? def.version });
   const start = async () => {
     let outcome: { value: unknown } | { error: unknown };
@@ -29,9 +29,9 @@ export function replayWorkflow(def: WorkflowDefinition, events: WireEvent[]): Pr
  * divergence, or undefined when the code makes the same decisions the history recorded. Use it in
  * tests before deploying a changed workflow.
  */
-export async function replayHistory(def: WorkflowDefinition, history: WireEvent[] | { events: WireEvent[] }): Promise<ReplayResult> {
+export async function replayHistory(def: WorkflowDefinition, history: WireEvent[] | { events: WireEvent[] }, execution?: { workflowId: string; runId: string }): Promise<ReplayResult> {
   const events = (Array.isArray(history) ? history : history.events).map(normalize);
-  return replayWorkflow(def, events);
+  return replayWorkflow(def, events, execution);
 }
 
 /** Histories saved by the aws CLI or boto3 carry ISO or Date timestamps: seconds, as the wire has them. */

@@ -20,8 +20,6 @@ export interface Command extends CommandHooks {
   decision: Decision;
   /** Set when the decision event for it is known (replay) or after it is recorded. */
   eventId?: number;
-  /** A side effect still computing its value: the decisions wait for it. */
-  pending?: Promise<void>;
 }
 
 /** The run facts a workflow's code may read. */
@@ -85,19 +83,24 @@ export class WorkflowRun {
   private listener: RunListener | undefined;
   private closed = false;
   private readonly byEventId = new Map<number, Command>();
+  private readonly pending = new Set<Promise<void>>();
+  /** A side effect that threw: its value cannot be recorded, so the decision task is not answered (it is retried). */
+  private effectError: unknown;
 
-  constructor(events: WireEvent[]) {
+  /** `execution`: the run's ids (a decision task names them; the history's first event does not). */
+  constructor(events: WireEvent[], execution: { workflowId: string; runId: string } = { workflowId: '', runId: '' }) {
     this.index = new HistoryIndex(events);
     const start = events[0];
     if (start?.eventType !== 'WorkflowExecutionStarted') throw new Error('a history starts with WorkflowExecutionStarted');
     const a = attrs(start);
     this.info = {
-      workflowId: String(a.workflowId ?? ''), runId: String(a.runId ?? ''),
+      workflowId: execution.workflowId, runId: execution.runId,
       workflowType: a.workflowType, taskList: a.taskList?.name, input: a.input, startedAt: start.eventTimestamp * 1000,
       ...(a.continuedExecutionRunId ? { continuedFromRunId: a.continuedExecutionRunId } : {}),
     };
     this.nowMs = this.index.runsAt[0] ?? this.info.startedAt;
-    this.random = seededRandom(`${this.info.workflowId}/${this.info.runId}/${this.info.startedAt}`);
+    // Seeded from the history alone, so a replay from a saved history (no ids) draws the same numbers.
+    this.random = seededRandom(`${this.info.startedAt}/${a.input ?? ''}/${a.workflowType?.name}/${a.continuedExecutionRunId ?? ''}`);
   }
 
   /** The code's clock: the time of the decision task it runs in. */
@@ -164,6 +167,7 @@ export class WorkflowRun {
       });
     }
     void done;
+    if (this.effectError !== undefined) throw this.effectError;
     const fresh = this.commands.slice(this.index.decisions.length);
     return { decisions: this.divergence ? [] : fresh.map((c) => c.decision), closed: this.closed, ...(this.divergence ? { divergence: this.divergence } : {}) };
   }
@@ -201,11 +205,15 @@ export class WorkflowRun {
     return false;
   }
 
+  /** Makes the decisions wait for a side effect computing its command's details. */
+  waitFor(p: Promise<void>): void {
+    this.pending.add(p);
+    p.then(() => this.pending.delete(p), (e: unknown) => { this.pending.delete(p); this.effectError ??= e; });
+  }
+
   private async sideEffectsDone(): Promise<void> {
-    for (;;) {
-      const pending = this.commands.filter((c) => c.pending).map((c) => c.pending!);
-      if (pending.length === 0) return;
-      await Promise.all(pending);
+    while (this.pending.size > 0) {
+      await Promise.allSettled([...this.pending]);
       await settle();
     }
   }

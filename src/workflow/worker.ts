@@ -43,7 +43,7 @@ export interface WorkflowWorker {
 export async function decideTask(defs: Map<string, WorkflowDefinition>, task: DecisionTask, policy: NondeterminismPolicy, log: NonNullable<WorkflowWorkerOptions['log']>): Promise<DecisionResult> {
   const def = defs.get(typeKey(task.workflowType));
   if (!def) throw new Error(`no workflow ${task.workflowType.name} version ${task.workflowType.version} on this worker`);
-  const result = await replayWorkflow(def, task.events);
+  const result = await replayWorkflow(def, task.events, task.workflowExecution);
   if (!result.divergence) return { decisions: result.decisions };
   const d = result.divergence;
   log.warn(`workflow ${task.workflowExecution.workflowId} (${task.workflowExecution.runId}) no longer matches its history: ${d.message}`, d);
