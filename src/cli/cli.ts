@@ -8,6 +8,7 @@ import { domainsCommand, executionsCommand } from './commands/lists.js';
 import { describeCommand, historyCommand, signalCommand, terminateCommand } from './commands/runs.js';
 import { clusterCommand } from './commands/cluster.js';
 import { quarantineCommand } from './commands/quarantine.js';
+import { replayCommand } from './commands/replay.js';
 
 const DEFAULT_NATS = 'nats://127.0.0.1:4222';
 
@@ -20,7 +21,7 @@ export const GLOBAL_FLAGS: FlagSpecs = {
 
 export const COMMANDS: readonly Command[] = [
   serveCommand, demoCommand, domainsCommand, executionsCommand, describeCommand, historyCommand,
-  signalCommand, terminateCommand, machinesCommand, clusterCommand, quarantineCommand,
+  signalCommand, terminateCommand, machinesCommand, clusterCommand, quarantineCommand, replayCommand,
 ];
 
 export function generalUsage(): string {
@@ -35,7 +36,7 @@ export function generalUsage(): string {
     describeFlags(GLOBAL_FLAGS),
     '',
     'Run "actorflow <command> --help" for the options of a command.',
-    'Exit codes: 0 ok, 1 error (an AWS fault prints "ERROR <FaultName>: <message>"), 2 bad usage.',
+    'Exit codes: 0 ok, 1 error (an AWS fault prints "ERROR <FaultName>: <message>"), 2 bad usage, 3 replay diverged.',
   ].join('\n');
 }
 

@@ -6,7 +6,8 @@ import { closedHistory, start } from './helpers.js';
 
 const TL = 'replay-tasks';
 const types = (h: WireEvent[]) => h.map((x) => x.eventType);
-const quiet = { warn: () => undefined, error: () => undefined };
+type Log = { warn(m: string): void; error(m: string): void };
+const quiet: Log = { warn: () => undefined, error: () => undefined };
 
 let e: TestEngine;
 beforeAll(async () => { e = await startTestEngine(); });
@@ -33,7 +34,7 @@ const v1ByTimer = defineWorkflow({ name: 'Steps', version: '1', taskList: TL }, 
   return a;
 });
 
-async function served<T>(workflows: WorkflowDefinition[], activities: ActivityDefinition[], domain: string, body: () => Promise<T>, policy: 'block' | 'fail' = 'block', log = quiet): Promise<T> {
+async function served<T>(workflows: WorkflowDefinition[], activities: ActivityDefinition[], domain: string, body: () => Promise<T>, policy: 'block' | 'fail' = 'block', log: Log = quiet): Promise<T> {
   const worker = startWorkflowWorker(e.client, { domain, taskList: TL, workflows, activities, pollTimeoutMs: 1000, onNondeterminism: policy, log });
   try {
     return await body();
@@ -104,7 +105,7 @@ describe('a worker meeting a changed workflow on a live run', () => {
       await served([v2], [step], domain, async () => {
         await e.client.call('SignalWorkflowExecution', { domain, workflowId: run.workflowId, signalName: 'go' });
         await until(async () => (await e.client.history(domain, run)).some((x) => x.eventType === (policy === 'block' ? 'MarkerRecorded' : 'WorkflowExecutionFailed')));
-      }, policy, { warn: (m) => warnings.push(m), error: () => undefined });
+      }, policy, { warn: (m) => { warnings.push(m); }, error: () => undefined });
       const h = await e.client.history(domain, run);
       const added = h.slice(before).map((x) => x.eventType);
       expect(added).not.toContain('ActivityTaskScheduled');
