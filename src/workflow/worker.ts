@@ -31,6 +31,8 @@ export interface WorkflowWorkerOptions {
   activityConcurrency?: number;
   pollTimeoutMs?: number;
   onNondeterminism?: NondeterminismPolicy;
+  /** Called after the engine accepted a decision task's answer (e.g. for metrics, or to see runs close). */
+  onDecided?: (task: DecisionTask, result: DecisionResult) => void;
   /** Where a divergence and other worker errors are reported (default: console.warn / console.error). */
   log?: { warn(msg: string, detail?: unknown): void; error(msg: string, detail?: unknown): void };
 }
@@ -76,7 +78,7 @@ export function startWorkflowWorker(client: ActorFlowClient, o: WorkflowWorkerOp
   const policy = o.onNondeterminism ?? 'block';
   const onError = (e: unknown) => log.error('workflow worker', e);
   const decider = defs.size
-    ? new Decider(client, { domain: o.domain, taskList: o.taskList, identity: o.identity, concurrency: o.concurrency, pollTimeoutMs: o.pollTimeoutMs, onError },
+    ? new Decider(client, { domain: o.domain, taskList: o.taskList, identity: o.identity, concurrency: o.concurrency, pollTimeoutMs: o.pollTimeoutMs, onError, onResponded: o.onDecided },
       (task) => decideTask(defs, task, policy, log)).start()
     : undefined;
   const activities = o.activities ?? [];
