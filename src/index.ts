@@ -15,10 +15,19 @@ export { decisions } from './sdk/decisions.js';
 export type { Seconds } from './sdk/decisions.js';
 export { activity, activityResult, newEvents, signalsReceived, timersFired, workflowInput } from './sdk/history.js';
 export type { ActivityState, DecisionTaskHistory, Events, HistoryEvent, ReceivedSignal } from './sdk/history.js';
-export { ActivityCanceled, ActivityWorker } from './sdk/activity-worker.js';
+export { ActivityCanceled, ActivityFailed, ActivityWorker } from './sdk/activity-worker.js';
 export type { ActivityContext, ActivityHandler, ActivityTask, ActivityWorkerOptions } from './sdk/activity-worker.js';
 export { startSfnActivityWorker } from './sdk/sfn-activity-worker.js';
 export type { SfnActivityContext, SfnActivityWorker, SfnActivityWorkerOptions } from './sdk/sfn-activity-worker.js';
+export {
+  defineActivity, defineWorkflow, registerTypes, replayHistory, replayWorkflow, startWorkflowWorker, WorkflowContext,
+  ActivityFailure, CancelledFailure, ChildWorkflowFailure, DeterminismViolation, NondeterminismError, NONDETERMINISM_MARKER,
+} from './workflow/index.js';
+export type {
+  ActivityDefinition, ActivityFunctionContext, ActivityOptions, ActivityTypeOptions, ChildHandle, ChildOptions, ContinueAsNewOptions,
+  Divergence, Duration, NondeterminismPolicy, ReplayResult, RetryPolicy, RunInfo, TypeRef, WorkflowDefinition, WorkflowOptions,
+  WorkflowWorker, WorkflowWorkerOptions,
+} from './workflow/index.js';
 export { Fault, isFault } from './protocol/faults.js';
 export type { FaultName } from './protocol/faults.js';
 export { devUser } from './nats/connect-options.js';

@@ -12,6 +12,7 @@ import { describeCommand, historyCommand, signalCommand, terminateCommand } from
 import { clusterCommand } from './commands/cluster.js';
 import { quarantineCommand } from './commands/quarantine.js';
 import { SFN_COMMANDS, sfnGroupCommand } from './commands/sfn.js';
+import { replayCommand } from './commands/replay.js';
 
 const DEFAULT_NATS = 'nats://127.0.0.1:4222';
 
@@ -30,7 +31,7 @@ function packageVersion(): string {
 
 export const COMMANDS: readonly Command[] = [
   serveCommand, demoCommand, domainsCommand, executionsCommand, describeCommand, historyCommand,
-  signalCommand, terminateCommand, machinesCommand, clusterCommand, quarantineCommand, sfnGroupCommand,
+  signalCommand, terminateCommand, machinesCommand, clusterCommand, quarantineCommand, replayCommand, sfnGroupCommand,
 ];
 
 /** A command by its full name (`history`, `sfn history`). */
@@ -48,7 +49,7 @@ export function generalUsage(): string {
     describeFlags(GLOBAL_FLAGS),
     '',
     'Run "actorflow <command> --help" for the options of a command.',
-    'Exit codes: 0 ok, 1 error (an AWS fault prints "ERROR <FaultName>: <message>"), 2 bad usage.',
+    'Exit codes: 0 ok, 1 error (an AWS fault prints "ERROR <FaultName>: <message>"), 2 bad usage, 3 replay diverged.',
   ].join('\n');
 }
 

@@ -26,6 +26,14 @@ export class ActivityCanceled extends Error {
   }
 }
 
+/** Throw this from a handler to answer RespondActivityTaskFailed with a reason and details of your own. */
+export class ActivityFailed extends Error {
+  override readonly name = 'ActivityFailed';
+  constructor(readonly reason: string, readonly details?: string) {
+    super(reason);
+  }
+}
+
 export interface ActivityWorkerOptions {
   domain: string;
   taskList: string;
@@ -83,6 +91,7 @@ export class ActivityWorker {
         result = await handler(task, ctx);
       } catch (e) {
         if (e instanceof ActivityCanceled) await this.loop.answer('RespondActivityTaskCanceled', { taskToken, details: e.details });
+        else if (e instanceof ActivityFailed) await this.loop.answer('RespondActivityTaskFailed', { taskToken, reason: e.reason.slice(0, 256), details: e.details?.slice(0, 32768) });
         else await this.loop.answer('RespondActivityTaskFailed', { taskToken, reason: String((e as Error).message ?? e).slice(0, 256) });
         return;
       }
