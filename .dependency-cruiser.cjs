@@ -75,9 +75,9 @@ module.exports = {
     {
       name: 'sdk-entry-is-the-sdk',
       severity: 'error',
-      comment: 'src/index.ts is the package entry users import: the SDK, the protocol and how to connect; never the server (no prom-client, no XState inspector, no HTTP gateway).',
+      comment: 'src/index.ts is the package entry users import: the SDK, workflows as code, the protocol and how to connect; never the server (no prom-client, no XState inspector, no HTTP gateway).',
       from: { path: '^src/index\\.ts$' },
-      to: { path: '^(src/(?!(sdk|protocol)/)(?!nats/(connect-options|request-fast-path)\\.ts$)|machines/)|(^|/)node_modules/(xstate|prom-client|@statelyai)/' },
+      to: { path: '^(src/(?!(sdk|protocol|workflow)/)(?!nats/(connect-options|request-fast-path)\\.ts$)|machines/)|(^|/)node_modules/(xstate|prom-client|@statelyai)/' },
     },
   ],
   options: {

@@ -4,10 +4,14 @@ import { durationToMs, swfSeconds, type Duration } from './duration.js';
 import { ActivityFailure, CancelledFailure, ChildWorkflowFailure, ContinueAsNew } from './errors.js';
 import { attrs } from './history-index.js';
 import { decode, encode } from './payload.js';
-import type { ActivityDefinition } from './define.js';
 import type { Command, Decision, RunInfo, RunListener, WorkflowRun } from './run.js';
 
 export interface TypeRef { name: string; version: string }
+
+/** An activity definition as wf.activity types it: its input and result (defineActivity's result is one). */
+export interface TypedActivity<I, O> extends TypeRef {
+  readonly fn: (input: I, ctx: never) => Promise<O> | O;
+}
 
 export interface RetryPolicy {
   /** Attempts in all, the first included (default 1: no retry). */
@@ -138,7 +142,7 @@ export class WorkflowContext implements RunListener {
   // --- activities --------------------------------------------------------------------------------
 
   /** Runs an activity and resolves to its result (rejects with ActivityFailure or CancelledFailure). */
-  activity<I, O>(type: ActivityDefinition<I, O>, input: I, o?: ActivityOptions): Promise<O>;
+  activity<I, O>(type: TypedActivity<I, O>, input: I, o?: ActivityOptions): Promise<O>;
   activity<T = unknown>(type: string | TypeRef, input?: unknown, o?: ActivityOptions): Promise<T>;
   async activity<T = unknown>(type: string | TypeRef, input?: unknown, o: ActivityOptions = {}): Promise<T> {
     const ref = typeof type === 'string' ? { name: type, version: o.version ?? this.defaults.activityVersion } : { name: type.name, version: type.version };
