@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attributesOf, type WireEvent } from '../../src/sdk/client.js';
-import { ActivityFailed, CancelledFailure, defineActivity, defineWorkflow, registerTypes, startWorkflowWorker, type ActivityDefinition, type WorkflowDefinition } from '../../src/workflow/index.js';
+import { ActivityFailed, ActivityFailure, CancelledFailure, defineActivity, defineWorkflow, registerTypes, startWorkflowWorker, type ActivityDefinition, type WorkflowDefinition } from '../../src/workflow/index.js';
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
 import { closedHistory, start } from './helpers.js';
 
@@ -211,6 +211,28 @@ describe('cancellation, continue-as-new, retries, side effects', () => {
       expect(h.at(-1)!.eventType).toBe('WorkflowExecutionFailed');
       expect(attributesOf(h.at(-1)!).reason).toMatch(/^ActivityFailure: activity Invalid-1 failed: Invalid/);
       expect(h.filter((x) => x.eventType === 'ActivityTaskScheduled')).toHaveLength(1);
+    });
+  });
+
+  const stalls = defineActivity({ name: 'Stalls', version: '1', taskList: TL }, async (_: unknown, ctx) => {
+    await ctx.heartbeat({ progress: 50 });
+    await new Promise((r) => setTimeout(r, 3000));
+    return 'late';
+  });
+  const readsHeartbeat = defineWorkflow({ name: 'ReadsHeartbeat', version: '1', taskList: TL }, async (wf) => {
+    try {
+      return await wf.activity(stalls, undefined, { heartbeatTimeout: '1s' });
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      return { kind: err.kind, reason: err.reason, details: err.details };
+    }
+  });
+
+  it('an activity that times out hands the workflow its last heartbeat\'s details', async () => {
+    await withWorker([readsHeartbeat], [stalls], async (domain) => {
+      const run = await start(e.client, domain, 'h1', wfType(readsHeartbeat));
+      const h = await closedHistory(e.client, domain, run);
+      expect(JSON.parse(attributesOf(h.at(-1)!).result as string)).toEqual({ kind: 'timedOut', reason: 'HEARTBEAT', details: '{"progress":50}' });
     });
   });
 
