@@ -19,6 +19,6 @@ export function keyValues(entries: readonly (readonly [string, string | undefine
   return shown.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
 }
 
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+export function plural(n: number, word: string, words = `${word}s`): string {
+  return `${n} ${n === 1 ? word : words}`;
 }

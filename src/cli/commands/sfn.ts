@@ -2,11 +2,12 @@ import type { Command } from '../context.js';
 import { sfnExecutionsCommand, sfnStateMachinesCommand } from './sfn-lists.js';
 import { sfnDescribeCommand, sfnHistoryCommand, sfnStartCommand, sfnStopCommand } from './sfn-runs.js';
 import { sfnHeartbeatCommand, sfnSendTaskFailureCommand, sfnSendTaskSuccessCommand } from './sfn-tasks.js';
+import { sfnAliasesCommand, sfnVersionsCommand } from './sfn-versions.js';
 
 /** `actorflow sfn <command>`: the Step Functions commands, named `sfn <command>`. */
 export const SFN_COMMANDS: readonly Command[] = [
   sfnStateMachinesCommand, sfnExecutionsCommand, sfnDescribeCommand, sfnHistoryCommand, sfnStartCommand, sfnStopCommand,
-  sfnSendTaskSuccessCommand, sfnSendTaskFailureCommand, sfnHeartbeatCommand,
+  sfnSendTaskSuccessCommand, sfnSendTaskFailureCommand, sfnHeartbeatCommand, sfnVersionsCommand, sfnAliasesCommand,
 ];
 
 /** The group's own entry in the command list; run without a known subcommand it is bad usage (the CLI prints the group's usage). */
