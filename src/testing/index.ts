@@ -4,8 +4,8 @@
  */
 export { createTestEnvironment } from './test-environment.js';
 export type { TestEnvironment, TestEnvironmentOptions } from './test-environment.js';
-export { durationToMs } from './duration.js';
-export type { Duration } from './duration.js';
+export { durationToMs } from '../protocol/human-duration.js';
+export type { Duration } from '../protocol/human-duration.js';
 export { VirtualClock } from '../engine/virtual-clock.js';
 export type { VirtualClockOptions, TaskWatch } from '../engine/virtual-clock.js';
 export { startNatsServer } from './nats-server.js';

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { VirtualClock } from '../engine/virtual-clock.js';
 import { ActorFlowClient } from '../sdk/client.js';
 import { startNode, type EngineNode, type StartOptions } from '../server.js';
-import { durationToMs, type Duration } from './duration.js';
+import { durationToMs, type Duration } from '../protocol/human-duration.js';
 import { startNatsServer } from './nats-server.js';
 import { TasksInHand } from './tasks-in-hand.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/engine/virtual-clock.js';
-import { durationToMs } from '../../src/testing/duration.js';
+import { durationToMs } from '../../src/protocol/human-duration.js';
 import { until } from '../helpers/until.js';
 
 const T0 = Date.UTC(2030, 0, 1);

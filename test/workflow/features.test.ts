@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attributesOf, type WireEvent } from '../../src/sdk/client.js';
 import { ActivityFailed, ActivityFailure, CancelledFailure, defineActivity, defineWorkflow, registerTypes, startWorkflowWorker, type ActivityDefinition, type WorkflowDefinition } from '../../src/workflow/index.js';
+import type { Duration } from '../../src/workflow/index.js';
 import { startTestEngine, uniqueDomain, type TestEngine } from '../helpers/engine.js';
 import { closedHistory, start } from './helpers.js';
 
@@ -31,7 +32,7 @@ const echo = defineActivity({ name: 'Echo', version: '1', taskList: TL }, async 
 });
 
 describe('signals', () => {
-  const waitsForApproval = defineWorkflow({ name: 'Approval', version: '1', taskList: TL }, async (wf, o: { timeout: string }) => {
+  const waitsForApproval = defineWorkflow({ name: 'Approval', version: '1', taskList: TL }, async (wf, o: { timeout: Duration }) => {
     const approval = await wf.signal<{ by: string }>('approve', { timeout: o.timeout });
     return approval ? `approved by ${approval.by}` : 'timed out';
   });
@@ -59,7 +60,7 @@ describe('signals', () => {
 });
 
 describe('concurrency', () => {
-  const racing = defineWorkflow({ name: 'Race', version: '1', taskList: TL }, async (wf, o: { ms: number; deadline: string }) => {
+  const racing = defineWorkflow({ name: 'Race', version: '1', taskList: TL }, async (wf, o: { ms: number; deadline: Duration }) => {
     const both = wf.all([wf.activity(echo, { ms: o.ms, value: 'a' }), wf.activity(echo, { ms: o.ms, value: 'b' })]);
     const winner = await wf.race([both.then((r) => r.join('+')), wf.sleep(o.deadline).then(() => 'deadline')]);
     return winner;

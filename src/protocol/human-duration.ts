@@ -1,4 +1,4 @@
-/** A test duration: milliseconds, or a number with a unit (`'30d'`, `'7d'`, `'1h'`, `'15m'`, `'10s'`, `'250ms'`, `'2w'`). */
+/** A duration as people write one: milliseconds, or a number with a unit (`'30d'`, `'7d'`, `'1h'`, `'15m'`, `'10s'`, `'250ms'`, `'2w'`). Shared by workflow code (`wf.sleep`) and the test environment (`env.sleep`). */
 export type Duration = number | `${number}${'ms' | 's' | 'm' | 'h' | 'd' | 'w'}`;
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
