@@ -47,7 +47,7 @@ decide() {
   else
     decision="[{\"decisionType\":\"CompleteWorkflowExecution\",\"completeWorkflowExecutionDecisionAttributes\":{\"result\":$(json_string "$input")}}]"
   fi
-  swf respond-decision-task-completed --task-token "$token" --decisions "$decision"
+  swf respond-decision-task-completed --task-token="$token" --decisions "$decision"
 }
 
 # One activity task: the step stamps the order it is given.
@@ -58,7 +58,7 @@ work() {
       --query '[taskToken, activityType.name, input]' --output text)
     IFS=$'\t' read -r token name input <<<"$task"
   done
-  swf respond-activity-task-completed --task-token "$token" --result "${input%\}},\"$name\":\"ok\"}"
+  swf respond-activity-task-completed --task-token="$token" --result "${input%\}},\"$name\":\"ok\"}"
 }
 
 for _ in "${STEPS[@]}"; do decide; work; done
