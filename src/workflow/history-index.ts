@@ -1,10 +1,6 @@
-import type { WireEvent } from '../sdk/client.js';
+import { attributesOf as attrs, type WireEvent } from '../sdk/client.js';
 
-/** Every SWF event names its attributes `<eventType in lowerCamel>EventAttributes`. */
-export function attrs(e: WireEvent): Record<string, any> {
-  const key = `${e.eventType[0]!.toLowerCase()}${e.eventType.slice(1)}EventAttributes`;
-  return (e[key] as Record<string, any> | undefined) ?? {};
-}
+export { attrs };
 
 /** What a command is, as code issues it and as its decision event records it. */
 export type CommandKind = 'activity' | 'cancelActivity' | 'timer' | 'cancelTimer' | 'marker' | 'child' | 'signalExternal' | 'cancelExternal' | 'close';
