@@ -4,6 +4,8 @@ import { DEFAULT_CONSUMER_IDLE_MS } from './matching/task-queues.js';
 import { DEFAULT_API_DRAIN_MS, DEFAULT_REQUEST_LIMITS, type RequestLimits } from './transport/request-limit.js';
 import { DEFAULT_NO_OWNER_RETRY_MS, DEFAULT_OWNER_TIMEOUT_MS } from './engine/router.js';
 import { MAX_POLL_MS } from './protocol/poll-hold.js';
+import { loadHttpTaskConfig, NO_HTTP_TASK_CONFIG, parseHttpTaskConfig, type HttpTaskConfig } from './sfn/integrations/http-config.js';
+import { resolveLambdaTarget, type LambdaTarget, type LambdaTargetOptions } from './sfn/integrations/lambda-config.js';
 
 /**
  * How the engine's waits relate, stated once and checked by resolveOptions:
@@ -67,6 +69,13 @@ export interface NodeOptions {
    * keeps closed standard executions); then its history, visibility entry and record are purged.
    */
   sfnRetentionDays?: number;
+  /**
+   * The HTTP task's allowed hosts and connections, as the JSON of the file AF_SFN_HTTP_CONFIG names
+   * (see src/sfn/integrations/http-config.ts). None: the HTTP task may call no host.
+   */
+  sfnHttp?: unknown;
+  /** The Lambda Invoke endpoint of lambda:invoke tasks (AF_SFN_LAMBDA_ENDPOINT, region, credentials). */
+  sfnLambda?: LambdaTargetOptions;
 }
 
 export interface NodeConfig {
@@ -92,6 +101,8 @@ export interface NodeConfig {
   readonly recoveryConcurrency: number;
   readonly noOwnerRetryMs: number;
   readonly sfnRetentionMs: number;
+  readonly sfnHttp: HttpTaskConfig;
+  readonly sfnLambda: LambdaTarget | undefined;
 }
 
 /** An integer option: the NodeOptions value, else its env var, else the default; checked against [min, max]. */
@@ -164,8 +175,13 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
   if (!Number.isFinite(sfnRetentionDays) || sfnRetentionDays <= 0 || sfnRetentionDays > MAX_RETENTION_DAYS) {
     throw new Error(`AF_SFN_RETENTION_DAYS must be a number of days above 0 and at most ${MAX_RETENTION_DAYS}, got ${sfnRetentionDays}`);
   }
+  const region = o.region ?? env.AF_REGION ?? 'us-east-1';
+  const sfnHttp = o.sfnHttp !== undefined ? parseHttpTaskConfig(o.sfnHttp, 'sfnHttp')
+    : env.AF_SFN_HTTP_CONFIG ? loadHttpTaskConfig(env.AF_SFN_HTTP_CONFIG) : NO_HTTP_TASK_CONFIG;
   return Object.freeze({
     ...waits,
+    sfnHttp,
+    sfnLambda: resolveLambdaTarget(o.sfnLambda, env, region),
     cluster, apiReplyPrefixes, apiLimits, taskConsumerIdleMs, leaseTtlMs, leaseRenewMs, replicas,
     sfnRetentionMs: Math.round(sfnRetentionDays * DAY_MS),
     sleepAfterMs,
@@ -173,7 +189,7 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
     natsAuth: Object.freeze({ ...(o.natsAuth ?? natsAuthFromEnv(env)) }),
     prefix,
     partitions,
-    region: o.region ?? env.AF_REGION ?? 'us-east-1',
+    region,
     account: o.account ?? env.AF_ACCOUNT ?? '000000000000',
     nodeName: o.nodeName ?? env.AF_NODE_NAME ?? `node-${process.pid}`,
     logLevel: o.logLevel ?? env.AF_LOG_LEVEL ?? 'info',

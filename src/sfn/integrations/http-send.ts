@@ -24,6 +24,8 @@ export interface HttpResponse {
   readonly statusText: string;
   /** Lower-case names, each with its values in order (AWS's `Headers` shape). */
   readonly headers: Readonly<Record<string, string[]>>;
+  /** The same with the names as the server wrote them. */
+  readonly casedHeaders: Readonly<Record<string, string[]>>;
   readonly body: Buffer;
 }
 
@@ -37,9 +39,12 @@ export type SendOutcome =
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-function headersOf(res: IncomingMessage): Record<string, string[]> {
+function headersOf(res: IncomingMessage, cased: boolean): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) (out[res.rawHeaders[i]!.toLowerCase()] ??= []).push(res.rawHeaders[i + 1]!);
+  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+    const name = res.rawHeaders[i]!;
+    (out[cased ? name : name.toLowerCase()] ??= []).push(res.rawHeaders[i + 1]!);
+  }
   return out;
 }
 
@@ -71,7 +76,7 @@ function exchange(method: string, url: URL, headers: Record<string, string>, bod
       });
       res.on('error', (e) => finish({ kind: 'done', outcome: { kind: 'socket', message: e.message } }));
       res.on('end', () => {
-        const response: HttpResponse = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: headersOf(res), body: Buffer.concat(chunks) };
+        const response: HttpResponse = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: headersOf(res, false), casedHeaders: headersOf(res, true), body: Buffer.concat(chunks) };
         const location = res.headers.location;
         if (REDIRECTS.has(response.status) && location) finish({ kind: 'redirect', status: response.status, location, response });
         else finish({ kind: 'done', outcome: { kind: 'response', response } });
