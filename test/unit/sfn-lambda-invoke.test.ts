@@ -2,11 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveLambdaTarget, type LambdaTarget } from '../../src/sfn/integrations/lambda-config.js';
 import { LambdaInvokeIntegration } from '../../src/sfn/integrations/lambda-invoke.js';
 import { readServiceResource, type IntegrationCall } from '../../src/sfn/integrations/integration.js';
-import { verifySigV4 } from '../../src/transport/sigv4.js';
-import { sendJson, startLocalHttpServer, type LocalHttpServer, type SeenRequest } from '../helpers/local-http-server.js';
+import { FAKE_LAMBDA_KEY, FAKE_LAMBDA_REGION, startFakeLambda } from '../helpers/fake-lambda.js';
+import { startLocalHttpServer, type LocalHttpServer } from '../helpers/local-http-server.js';
 
-const KEYS = new Map([['AKIDLAMBDATEST', 'lambda-test-secret']]);
-const REGION = 'us-east-1';
+const REGION = FAKE_LAMBDA_REGION;
 const ARN = 'arn:aws:lambda:us-east-1:000000000000:function:echo';
 
 let n = 0;
@@ -18,38 +17,13 @@ function call(parameters: unknown, resource = 'arn:aws:states:::lambda:invoke', 
   };
 }
 
-/** Lambda's Invoke API, as far as these tests need it; every request must carry a valid SigV4 signature. */
-function fakeLambda(req: SeenRequest, res: import('node:http').ServerResponse): void {
-  const [path, query = ''] = req.url.split('?') as [string, string?];
-  const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v : v === undefined ? undefined : [v]]));
-  try {
-    verifySigV4({ method: req.method, path, query, headers, body: req.body }, KEYS, { now: Date.now(), region: REGION, services: ['lambda'] });
-  } catch (e) {
-    return sendJson(res, 403, { message: (e as Error).message }, { 'x-amzn-ErrorType': `${(e as Error).name}:http://internal.amazon.com/coral/com.amazon.coral.service/` });
-  }
-  const m = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/.exec(path);
-  if (req.method !== 'POST' || !m) return sendJson(res, 404, { message: 'not the Invoke API' });
-  const name = decodeURIComponent(m[1]!).replace(/^.*function:/, '').split(':')[0];
-  const ids = { 'x-amzn-RequestId': 'req-1', 'X-Amz-Executed-Version': '$LATEST' };
-  if (req.headers['x-amz-invocation-type'] === 'Event') { res.writeHead(202, ids); res.end(); return; }
-  switch (name) {
-    case 'echo': return sendJson(res, 200, { got: req.body.length ? JSON.parse(req.body.toString()) : null, qualifier: new URLSearchParams(query).get('Qualifier'), context: req.headers['x-amz-client-context'] ?? null },
-      { ...ids, ...(req.headers['x-amz-log-type'] === 'Tail' ? { 'X-Amz-Log-Result': Buffer.from('START\nEND\n').toString('base64') } : {}) });
-    case 'boom': return sendJson(res, 200, { errorType: 'BoomError', errorMessage: 'it broke', trace: [] }, { ...ids, 'X-Amz-Function-Error': 'Unhandled' });
-    case 'crash': { res.writeHead(200, { ...ids, 'X-Amz-Function-Error': 'Unhandled' }); res.end('Task timed out after 3.00 seconds'); return; }
-    case 'throttled': return sendJson(res, 429, { Reason: 'ReservedFunctionConcurrentInvocationLimitExceeded', Type: 'User', message: 'Rate Exceeded.' }, { 'x-amzn-RequestId': 'req-2', 'x-amzn-ErrorType': 'TooManyRequestsException' });
-    case 'broken': return sendJson(res, 500, { Type: 'Service', message: 'internal' }, { 'x-amzn-ErrorType': 'ServiceException' });
-    default: return sendJson(res, 404, { Type: 'User', message: `Function not found: arn:aws:lambda:us-east-1:000000000000:function:${name}` }, { 'x-amzn-RequestId': 'req-3', 'x-amzn-ErrorType': 'ResourceNotFoundException:http://internal.amazon.com/coral/com.amazonaws.lambda/' });
-  }
-}
-
 let server: LocalHttpServer;
 let target: LambdaTarget;
 let lambda: LambdaInvokeIntegration;
 
 beforeAll(async () => {
-  server = await startLocalHttpServer(fakeLambda);
-  target = resolveLambdaTarget({ endpoint: server.origin, accessKeyId: 'AKIDLAMBDATEST', secretAccessKey: 'lambda-test-secret' }, {}, REGION)!;
+  server = await startFakeLambda();
+  target = resolveLambdaTarget({ endpoint: server.origin, ...FAKE_LAMBDA_KEY }, {}, REGION)!;
   lambda = new LambdaInvokeIntegration(target);
 });
 afterAll(async () => { await server?.stop(); });
