@@ -175,6 +175,8 @@ describe('http:invoke calls only what the configuration allows', () => {
       const r = await http.invoke(call(params('/echo', { Headers: { [h]: 'v' } })));
       expect(r).toMatchObject({ ok: false, error: 'States.Runtime' });
     }
+    const smuggled = await http.invoke(call(params('/echo', { Headers: { 'x-ok': 'v\r\nx-api-key: mine' } })));
+    expect(smuggled).toMatchObject({ ok: false, error: 'States.Runtime' });
     const u = await http.invoke(call({ ...params('/echo'), ApiEndpoint: `http://me:pw@127.0.0.1:${api.port}/echo` }));
     expect(u).toMatchObject({ ok: false, error: 'States.Runtime' });
     expect(api.connections).toBe(before);

@@ -58,7 +58,8 @@ function readHeaders(v: unknown): Record<string, string> {
     if (why) problem(why);
     if (!scalar(val)) problem(`The value of the header '${k}' must be a string, number or boolean`);
     const text = String(val);
-    if (/[\r\n\0]/.test(text)) problem(`The value of the header '${k}' contains a line break or NUL`);
+    // What HTTP allows in a field value (and node:http sends): no control characters but tab.
+    if (/[^\t\x20-\x7e\x80-\u00ff]/.test(text)) problem(`The value of the header '${k}' holds a character a header may not carry`);
     out[k] = text;
   }
   return out;

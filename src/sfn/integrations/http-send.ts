@@ -1,4 +1,4 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { originOf } from './http-hosts.js';
 
@@ -55,7 +55,14 @@ function exchange(method: string, url: URL, headers: Record<string, string>, bod
     let settled = false;
     const finish = (h: Hop) => { if (!settled) { settled = true; clearTimeout(timer); o.signal.removeEventListener('abort', onAbort); resolve(h); } };
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(url, { method, headers: body ? { ...headers, 'content-length': String(body.length) } : headers });
+    let req: ClientRequest;
+    try {
+      req = send(url, { method, headers: body ? { ...headers, 'content-length': String(body.length) } : headers });
+    } catch (e) {
+      // node:http refuses a header it cannot send (a configured value with a control character).
+      resolve({ kind: 'done', outcome: { kind: 'socket', message: (e as Error).message } });
+      return;
+    }
     const timer = setTimeout(() => { finish({ kind: 'done', outcome: { kind: 'timeout' } }); req.destroy(); }, Math.max(0, until - Date.now()));
     const onAbort = () => { finish({ kind: 'done', outcome: { kind: 'aborted' } }); req.destroy(); };
     o.signal.addEventListener('abort', onAbort, { once: true });
