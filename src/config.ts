@@ -4,6 +4,7 @@ import { DEFAULT_CONSUMER_IDLE_MS } from './matching/task-queues.js';
 import { DEFAULT_API_DRAIN_MS, DEFAULT_REQUEST_LIMITS, type RequestLimits } from './transport/request-limit.js';
 import { DEFAULT_NO_OWNER_RETRY_MS, DEFAULT_OWNER_TIMEOUT_MS } from './engine/router.js';
 import { MAX_POLL_MS } from './protocol/poll-hold.js';
+import { ENGINE_SUBJECT_SPACES, isLiteralSubject } from './nats/subjects.js';
 import { loadHttpTaskConfig, NO_HTTP_TASK_CONFIG, parseHttpTaskConfig, type HttpTaskConfig } from './sfn/integrations/http-config.js';
 import { resolveLambdaTarget, type LambdaTarget, type LambdaTargetOptions } from './sfn/integrations/lambda-config.js';
 
@@ -70,6 +71,14 @@ export interface NodeOptions {
    */
   sfnRetentionDays?: number;
   /**
+   * Where `arn:actorflow:states:::nats:publish` Tasks publish (AF_SFN_NATS_PUBLISH_PREFIX, default
+   * `<prefix>.sfn.out`): a Task's Subject `orders.new` goes to `af.sfn.out.orders.new`. Every
+   * definition publishes below this prefix only, so none can reach the engine's own subjects
+   * (history, task lists, owner calls, the API); workers subscribe to `af.sfn.out.>` (nats.conf
+   * lets the worker user). A literal subject outside the engine's spaces, `$…` and inboxes.
+   */
+  sfnNatsPublishPrefix?: string;
+  /**
    * The HTTP task's allowed hosts and connections, as the JSON of the file AF_SFN_HTTP_CONFIG names
    * (see src/sfn/integrations/http-config.ts). None: the HTTP task may call no host.
    */
@@ -103,6 +112,17 @@ export interface NodeConfig {
   readonly sfnRetentionMs: number;
   readonly sfnHttp: HttpTaskConfig;
   readonly sfnLambda: LambdaTarget | undefined;
+  readonly sfnNatsPublishPrefix: string;
+}
+
+/** AF_SFN_NATS_PUBLISH_PREFIX: a literal subject clear of the engine's own subjects. */
+function checkPublishPrefix(p: string, prefix: string): string {
+  const [first, second] = p.split('.');
+  const engines = first === prefix && (second === undefined || ENGINE_SUBJECT_SPACES.includes(second));
+  if (!isLiteralSubject(p) || engines || first === '_INBOX' || first === ENGINE_INBOX_PREFIX) {
+    throw new Error(`AF_SFN_NATS_PUBLISH_PREFIX must be a literal subject outside the engine's own (${prefix}.{${ENGINE_SUBJECT_SPACES.join(',')}}.>, inboxes), got ${p}`);
+  }
+  return p;
 }
 
 /** An integer option: the NodeOptions value, else its env var, else the default; checked against [min, max]. */
@@ -175,11 +195,12 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
   if (!Number.isFinite(sfnRetentionDays) || sfnRetentionDays <= 0 || sfnRetentionDays > MAX_RETENTION_DAYS) {
     throw new Error(`AF_SFN_RETENTION_DAYS must be a number of days above 0 and at most ${MAX_RETENTION_DAYS}, got ${sfnRetentionDays}`);
   }
+  const sfnNatsPublishPrefix = checkPublishPrefix(o.sfnNatsPublishPrefix ?? (env.AF_SFN_NATS_PUBLISH_PREFIX || `${prefix}.sfn.out`), prefix);
   const region = o.region ?? env.AF_REGION ?? 'us-east-1';
   const sfnHttp = o.sfnHttp !== undefined ? parseHttpTaskConfig(o.sfnHttp, 'sfnHttp')
     : env.AF_SFN_HTTP_CONFIG ? loadHttpTaskConfig(env.AF_SFN_HTTP_CONFIG) : NO_HTTP_TASK_CONFIG;
   return Object.freeze({
-    ...waits,
+    ...waits, sfnNatsPublishPrefix,
     sfnHttp,
     sfnLambda: resolveLambdaTarget(o.sfnLambda, env, region),
     cluster, apiReplyPrefixes, apiLimits, taskConsumerIdleMs, leaseTtlMs, leaseRenewMs, replicas,
