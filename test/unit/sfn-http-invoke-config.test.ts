@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveOptions } from '../../src/config.js';
+import { validateDefinition } from '../../src/sfn/asl/validate-definition.js';
 import { parseHttpTaskConfig } from '../../src/sfn/integrations/http-config.js';
 import { hostAllowed, parseHostPattern } from '../../src/sfn/integrations/http-hosts.js';
 import { HttpInvokeIntegration } from '../../src/sfn/integrations/http-invoke.js';
@@ -80,5 +81,25 @@ describe('HTTP task definition checks', () => {
     expect(http.check('invoke', { ApiEndpoint: 'https://x.com', Method: 'GET', Authentication: { ConnectionArn: CONN }, Headers: { Host: 'y' } })).toMatch(/'Host' is not supported/);
     expect(http.check('invoke', { ApiEndpoint: 'https://x.com', Method: 'GET', Authentication: { ConnectionArn: CONN }, Transform: { RequestBodyEncoding: 'GZIP' } })).toMatch(/NONE or URL_ENCODED/);
     expect(http.check('invoke', { 'ApiEndpoint.$': '$.u', 'Method.$': '$.m', Authentication: { 'ConnectionArn.$': '$.c' } })).toBeUndefined();
+  });
+});
+
+describe('HTTP task error names in Retry and Catch', () => {
+  const definition = (names: string[]) => ({
+    StartAt: 'Call',
+    States: {
+      Call: {
+        Type: 'Task', Resource: 'arn:aws:states:::http:invoke', End: true,
+        Parameters: { ApiEndpoint: 'https://api.example.com', Method: 'GET', Authentication: { ConnectionArn: CONN } },
+        Retry: [{ ErrorEquals: names }],
+      },
+    },
+  });
+  it('are predefined: States.Http.Socket and States.Http.StatusCode.<code>', () => {
+    expect(() => validateDefinition(definition(['States.Http.Socket', 'States.Http.StatusCode.503', 'States.Http.StatusCode.404']))).not.toThrow();
+  });
+  it('do not open the States. namespace wider', () => {
+    expect(() => validateDefinition(definition(['States.Http.StatusCode.5xx']))).toThrow(/is not a predefined error name/);
+    expect(() => validateDefinition(definition(['States.Http.Other']))).toThrow(/is not a predefined error name/);
   });
 });
