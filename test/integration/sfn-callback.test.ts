@@ -155,6 +155,21 @@ describe('the callback pattern over nats:publish.waitForTaskToken', () => {
     l.sub.unsubscribe();
   });
 
+  it('a worker that answers the token at once still finds TaskSubmitted before TaskSucceeded', async () => {
+    const subject = freshName('quick').replace(/[^A-Za-z0-9_-]/g, '_');
+    const sub = nc.subscribe(`af.sfn.out.${subject}`, {
+      callback: (_e, m) => { void sfn.send(new SendTaskSuccessCommand({ taskToken: m.json<{ token: string }>().token, output: '"quick"' })); },
+    });
+    await nc.flush();
+    const arns = [];
+    for (let i = 0; i < 10; i++) arns.push(await run(callback(subject)));
+    for (const arn of arns) {
+      expect((await waitClosed(sfn, arn)).status).toBe('SUCCEEDED');
+      expect((await fullHistory(sfn, arn)).map((e) => e.type).slice(2, 6)).toEqual(['TaskScheduled', 'TaskStarted', 'TaskSubmitted', 'TaskSucceeded']);
+    }
+    sub.unsubscribe();
+  });
+
   it('a token this engine did not issue is InvalidToken', async () => {
     const e = await rejection(sfn.send(new SendTaskSuccessCommand({ taskToken: 'not-a-token', output: '{}' })));
     expect(e.name).toBe('InvalidToken');

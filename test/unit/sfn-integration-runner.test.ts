@@ -62,6 +62,26 @@ describe('IntegrationRunner', () => {
     expect(h.calls).toHaveLength(1);
   });
 
+  it('a token answered before TaskSubmitted is stored waits for it (at most maxMs)', async () => {
+    const h = held();
+    const { r, delivered } = runner(h.integration);
+    r.dispatch(job(callbackTask));
+    await until(() => h.calls.length === 1);
+    let answered = false;
+    const waiting = r.submitted(ARN, 'root#1').then(() => { answered = true; });
+    await new Promise((res) => setTimeout(res, 20));
+    expect(answered).toBe(false);
+    h.answer({ Subject: 'af.sfn.out.s' });
+    await waiting;
+    expect(delivered.at(-1)).toEqual([{ type: 'sfn.task.submitted', key: 'root#1', output: { Subject: 'af.sfn.out.s' } }]);
+    // Nothing on its way: no wait; a call that never answers is waited for at most maxMs.
+    await r.submitted(ARN, 'root#1');
+    r.dispatch(job(callbackTask, 'root#9'));
+    const t0 = Date.now();
+    await r.submitted(ARN, 'root#9', 50);
+    expect(Date.now() - t0).toBeLessThan(5000);
+  });
+
   it('aborts the call when the task ends first, and feeds nothing after', async () => {
     const h = held();
     const { r, delivered } = runner(h.integration);
