@@ -45,7 +45,9 @@ const NEVER_WRITTEN = new Set(['RecordMarkerFailed', 'LambdaFunctionScheduled', 
  */
 const SFN_NOT_WRITTEN = new Set<string>(['TaskStateAborted', 'WaitStateAborted', 'ParallelStateAborted', 'MapStateAborted', 'MapIterationAborted',
   // Written by a failed JSONata expression; the JSONata tables (sfn-jsonata-*.test.ts) check its shape.
-  'EvaluationFailed']);
+  'EvaluationFailed',
+  // Written by a Distributed Map; sfn-distributed-map*.test.ts read them through the SDK.
+  'MapRunStarted', 'MapRunSucceeded', 'MapRunFailed']);
 
 const SFN_EVENT_TYPES = [
   'ExecutionStarted', 'ExecutionSucceeded', 'ExecutionFailed', 'ExecutionTimedOut', 'ExecutionAborted',
@@ -56,6 +58,7 @@ const SFN_EVENT_TYPES = [
   'ParallelStateEntered', 'ParallelStateStarted', 'ParallelStateSucceeded', 'ParallelStateFailed', 'ParallelStateExited', 'ParallelStateAborted',
   'MapStateEntered', 'MapStateStarted', 'MapStateSucceeded', 'MapStateFailed', 'MapStateExited', 'MapStateAborted',
   'MapIterationStarted', 'MapIterationSucceeded', 'MapIterationFailed', 'MapIterationAborted', 'EvaluationFailed',
+  'MapRunStarted', 'MapRunSucceeded', 'MapRunFailed',
 ] as const satisfies readonly SfnEventType[];
 // A new SfnEventType that is missing above fails the typecheck here.
 const everySfnType: Exclude<SfnEventType, (typeof SFN_EVENT_TYPES)[number]> extends never ? true : never = true;

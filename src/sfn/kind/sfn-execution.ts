@@ -55,7 +55,7 @@ export interface SfnCommit {
 /** The events the host itself records (ExecutionStarted): a pseudo actor id no machine uses. */
 export const HOST_ACTOR = '~host';
 
-const CLOSES_TASK = new Set<SfnEventType>(['ActivitySucceeded', 'ActivityFailed', 'ActivityTimedOut']);
+const CLOSES_TASK = new Set<SfnEventType>(['ActivitySucceeded', 'ActivityFailed', 'ActivityTimedOut', 'MapRunSucceeded', 'MapRunFailed']);
 
 /**
  * One live Step Functions execution: its root actor, the events its machines recorded and not yet
@@ -165,7 +165,8 @@ export class SfnExecution extends LiveExecution {
       c.events.push({ type: e.type, id, at: recordedAt ?? at, attrs: this.text.details(e.details ?? {}, this.entered), prev });
       advance(this.book, actorId, id, e.link);
       if (e.type.endsWith('StateEntered')) (this.book.entered ??= {})[actorId] = [id, String(e.details?.name ?? '')];
-      if (e.type === 'ActivityScheduled' && e.task) {
+      // A Distributed Map's map run is booked as a task: a restore dispatches it again until it closes.
+      if ((e.type === 'ActivityScheduled' || e.type === 'MapRunStarted') && e.task) {
         this.book.tasks[e.task.key] = { resource: e.task.resource, input: this.text.json(e.task.input), scheduledEventId: id, status: 'scheduled' };
         c.scheduled.push(e.task);
       } else if (e.taskKey && this.book.tasks[e.taskKey]) {

@@ -25,6 +25,8 @@ import { encodeSfnTaskToken, type SfnTaskRef } from './sfn-task-token.js';
 import type { TaskTokens } from '../../engine/task-token.js';
 import type { RecoveryProgress } from '../../engine/recovery-progress.js';
 import { DamagedRecordError, skipDamagedRun, type Quarantine } from '../../history/quarantine.js';
+import { MAP_RUN_RESOURCE, MapRunner, type MapRunRequest, type MapRunResult } from '../map-runs/map-runner.js';
+import { MapRunRecords } from '../map-runs/map-run-records.js';
 
 /** What a sleeping execution keeps: the heartbeat deadlines of its started tasks, by task key (heartbeats write no history). */
 type SfnMemo = Record<string, number>;
@@ -65,6 +67,8 @@ export interface SfnHostDeps {
   onCommit?: (events: readonly SfnStoredEvent[]) => void;
   /** What follows a record's start, close or removal (visibility, retention). */
   recordEffects?: ExecutionRecordEffects;
+  /** Most child executions one Distributed Map run keeps running at once on this node (default 100). */
+  mapRunChildren?: number;
 }
 
 export interface SfnStartPayload { record: SfnExecutionRecord }
@@ -120,9 +124,17 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
   private readonly bySystem = new WeakMap<object, SfnExecution>();
   private constructing: SfnExecution | undefined;
   private readonly machines: MachineCache;
+  /** The Distributed Map runs of the executions this node owns. */
+  readonly mapRuns: MapRunner;
+  readonly mapRunRecords: MapRunRecords;
 
   constructor(private readonly d: SfnHostDeps) {
     this.records = new ExecutionRecords(d.nats.sfnExecutions, () => d.clock.now(), d.quarantine, d.recordEffects);
+    this.mapRunRecords = new MapRunRecords(d.nats.sfnExecutions);
+    this.mapRuns = new MapRunner({
+      runs: this.mapRunRecords, executions: this.records, router: d.router, clock: d.clock, log: d.log,
+      maxChildren: d.mapRunChildren ?? 100, finished: (arn, key, result) => this.mapRunDone(arn, key, result),
+    });
     this.host = new ExecutionHost<SfnExecution, SfnMemo>(d.queues, d.clock, d.log, {
       sleepAfterMs: d.sleepAfterMs ?? 30_000, owns: (p) => d.router.owns(p), onConflict: d.onConflict,
     }).serve(this);
@@ -318,7 +330,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     if (sleeper) return x;
     for (const [key, t] of Object.entries(x.book.tasks)) {
       if (t.status !== 'scheduled') continue;
-      await this.host.ledger.enqueue(rec.executionArn, key, taskMessage(rec.executionArn, rec.partition, t, key), true);
+      await this.dispatch(rec, key, t, true);
     }
     return x;
   }
@@ -332,12 +344,32 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     for (const task of c.scheduled) {
       const t = x.book.tasks[task.key];
       if (t?.status !== 'scheduled') continue;
-      await this.host.ledger.enqueue(id, task.key, taskMessage(x.rec.executionArn, x.rec.partition, t, task.key));
+      await this.dispatch(x.rec, task.key, t, false);
     }
     if (x.done) {
       const out = x.actor!.getSnapshot().output as SfnExecutionOutput;
       await this.closeRecord(x, out, c.events.at(-1)?.at ?? this.d.clock.now());
     }
+  }
+
+  /** A scheduled task goes to its activity's task list; a Distributed Map's map run (booked as a task) to the map runner. */
+  private async dispatch(rec: Pick<SfnExecutionRecord, 'executionArn' | 'partition' | 'stateMachineName' | 'name' | 'roleArn'>, key: string, t: SfnTaskState, again: boolean): Promise<void> {
+    if (t.resource === MAP_RUN_RESOURCE) {
+      this.mapRuns.begin(rec, key, JSON.parse(t.input) as MapRunRequest);
+      return;
+    }
+    await this.host.ledger.enqueue(rec.executionArn, key, taskMessage(rec.executionArn, rec.partition, t, key), again);
+  }
+
+  /** A map run ended: its Map state gets the outcome (as a task's success or failure), unless it is gone. */
+  private async mapRunDone(executionArn: string, key: string, result: MapRunResult): Promise<void> {
+    await this.withExecution(executionArn, async (x) => {
+      if (x.book.tasks[key]?.status !== 'scheduled') return;
+      x.actor!.send(result.ok
+        ? { type: 'sfn.activity.succeeded', key, output: result.output }
+        : { type: 'sfn.activity.failed', key, error: result.error, cause: result.cause } satisfies SfnInputEvent);
+      await x.flush();
+    }, async () => undefined);
   }
 
   /** Whether the activity an ARN names exists (the registry's cache, kept current by its watch). */
@@ -358,6 +390,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
       if (out.cause !== undefined) closed.cause = resolveCause(out.cause, x.entered);
     }
     await this.records.close(closed);
+    this.mapRuns.childClosed(closed);
   }
 
   /** A transition could not be stored (or another writer won the fence): the live copy goes and is rebuilt from history. */
@@ -486,9 +519,11 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     const found = await readRestorePoint<SfnTransitionExtra>(this.d.store, this.d.nats.subjects.sfnHistory(partition, stateMachineName!, name));
     const point = found?.point;
     if (!point || point.upTo > 0 || point.extra.wakeAt === undefined || (point.extra.snapshot as { status?: string }).status === 'done') return false;
+    const rec = { executionArn, partition, stateMachineName: stateMachineName!, name, roleArn: '' };
     for (const [key, t] of Object.entries(point.extra.book.tasks)) {
       if (t.status !== 'scheduled') continue;
-      await this.host.ledger.enqueue(executionArn, key, taskMessage(executionArn, partition, t, key), true);
+      if (t.resource === MAP_RUN_RESOURCE) return false;
+      await this.dispatch(rec, key, t, true);
     }
     this.host.sleepAt(executionArn, partition, point.extra.wakeAt ?? Infinity);
     return true;
@@ -501,6 +536,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
 
   /** Graceful stop: operations already queued finish, then every actor stops (nothing is written). */
   stop(): Promise<void> {
+    this.mapRuns.stop();
     return this.host.stop();
   }
 }
