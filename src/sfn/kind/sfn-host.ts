@@ -132,7 +132,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     this.records = new ExecutionRecords(d.nats.sfnExecutions, () => d.clock.now(), d.quarantine, d.recordEffects);
     this.mapRunRecords = new MapRunRecords(d.nats.sfnExecutions);
     this.mapRuns = new MapRunner({
-      runs: this.mapRunRecords, executions: this.records, router: d.router, clock: d.clock, log: d.log,
+      watch: { nc: d.nats.nc, subjects: d.nats.subjects }, runs: this.mapRunRecords, executions: this.records, router: d.router, clock: d.clock, log: d.log,
       maxChildren: d.mapRunChildren ?? 100, finished: (arn, key, result) => this.mapRunDone(arn, key, result),
     });
     this.host = new ExecutionHost<SfnExecution, SfnMemo>(d.queues, d.clock, d.log, {
@@ -390,7 +390,6 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
       if (out.cause !== undefined) closed.cause = resolveCause(out.cause, x.entered);
     }
     await this.records.close(closed);
-    this.mapRuns.childClosed(closed);
   }
 
   /** A transition could not be stored (or another writer won the fence): the live copy goes and is rebuilt from history. */

@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
-import { isFault } from '../../protocol/faults.js';
+import { Fault, isFault } from '../../protocol/faults.js';
 import type { EngineClock } from '../../engine/clock.js';
 import type { Router } from '../../engine/router.js';
 import type { ExecutionRecords, SfnExecutionRecord } from '../kind/execution-records.js';
 import { parseArn } from '../arns.js';
 import { childExecutionArn, childName } from './map-run-arns.js';
 import { CHILD, type ChildState, type MapRunRecord, type MapRunRecords } from './map-run-records.js';
+import { awaitExecution, type ChildWatchDeps } from '../integrations/child-executions.js';
 
 /** The pseudo-domain of Step Functions partitions (as sfn-host's SFN_DOMAIN; not imported, to keep the import graph acyclic). */
 const SFN_DOMAIN = '~sfn';
@@ -37,6 +38,8 @@ export type MapRunParent = Pick<SfnExecutionRecord, 'executionArn' | 'partition'
 export type MapRunResult = { ok: true; output: unknown[] } | { ok: false; error: string; cause: string };
 
 export interface MapRunnerDeps {
+  /** Where a child's close is heard (awaitExecution listens on its visibility subject, from any node). */
+  watch: Pick<ChildWatchDeps, 'nc' | 'subjects' | 'fallbackMs'>;
   runs: MapRunRecords;
   executions: ExecutionRecords;
   router: Router;
@@ -50,7 +53,7 @@ export interface MapRunnerDeps {
 
 /** AWS's MaxConcurrency when the definition gives none (0): 10,000 children at once. */
 export const AWS_MAX_CONCURRENCY = 10_000;
-/** A map run checks its children this often when no close wakes it (children on other nodes). */
+/** A map run reads its record (UpdateMapRun's changes) and its parent's this often when no child's close wakes it. */
 const TICK_MS = 1000;
 
 /** AWS's error and cause when more children failed than the map run tolerates. */
@@ -102,14 +105,24 @@ export class MapRunner {
       const t = this.d.clock.setTimeout(() => resolve(), TICK_MS);
       wake = () => { this.d.clock.clearTimeout(t); wake = () => {}; woken = false; resolve(); };
     });
-    void this.run(parent, key, req, sleep)
+    const watching = new Watching(this.watchDeps(), req.mapRunArn, slot.wake);
+    void this.run(parent, key, req, sleep, watching)
       .catch((err) => this.d.log.error({ err, mapRunArn: req.mapRunArn }, 'map run stopped; it resumes when its execution is rebuilt'))
-      .finally(() => this.active.delete(req.mapRunArn));
+      .finally(() => { watching.stop(); this.active.delete(req.mapRunArn); });
   }
 
-  /** An execution closed on this node: the map run that started it looks at once. */
-  childClosed(rec: SfnExecutionRecord): void {
-    if (rec.mapRunArn) this.active.get(rec.mapRunArn)?.wake();
+  /** awaitExecution's deps: DescribeExecution answered from the execution records. */
+  private watchDeps(): ChildWatchDeps {
+    return {
+      ...this.d.watch, log: this.d.log,
+      call: async (_action, input) => {
+        const arn = (input as { executionArn: string }).executionArn;
+        const { stateMachineName, name } = parseArn(arn, 'execution', 'executionArn');
+        const rec = await this.d.executions.get(stateMachineName!, name);
+        if (rec?.executionArn !== arn) throw new Fault('ExecutionDoesNotExist', `Execution Does Not Exist: '${arn}'`);
+        return rec;
+      },
+    };
   }
 
   /** A map run's settings changed (UpdateMapRun on this node). */
@@ -127,7 +140,7 @@ export class MapRunner {
     for (const a of this.active.values()) a.wake();
   }
 
-  private async run(parent: MapRunParent, key: string, req: MapRunRequest, sleep: () => Promise<void>): Promise<void> {
+  private async run(parent: MapRunParent, key: string, req: MapRunRequest, sleep: () => Promise<void>, watching: Watching): Promise<void> {
     const hasCount = req.toleratedFailureCount !== undefined;
     const hasPercentage = req.toleratedFailurePercentage !== undefined;
     let rec = await this.d.runs.create({
@@ -148,7 +161,7 @@ export class MapRunner {
         rec = await this.settle(req.mapRunArn, children, { status: 'ABORTED' });
         return;
       }
-      await this.look(req, children);
+      watching.apply(children);
       if (exceeded({ ...rec, children: children.join('') }, hasCount, hasPercentage)) {
         await this.stopChildren(req.mapRunArn, children, THRESHOLD_ERROR, THRESHOLD_CAUSE);
         rec = await this.settle(req.mapRunArn, children, { status: 'FAILED', error: THRESHOLD_ERROR, cause: THRESHOLD_CAUSE });
@@ -159,20 +172,11 @@ export class MapRunner {
         break;
       }
       await this.startMore(parent, req, rec, children);
+      watching.follow(children);
       rec = await this.settle(req.mapRunArn, children, {});
       await sleep();
     }
     await this.deliver(parent, key, req, rec);
-  }
-
-  /** Reads the close of each running child (its record). */
-  private async look(req: MapRunRequest, children: ChildState[]): Promise<void> {
-    await Promise.all(children.map(async (c, i) => {
-      if (c !== CHILD.running) return;
-      const got = await this.child(req.mapRunArn, i);
-      const closed = got && closedState(got.status);
-      if (closed) children[i] = closed;
-    }));
   }
 
   private async child(mapRunArn: string, index: number): Promise<SfnExecutionRecord | undefined> {
@@ -245,5 +249,41 @@ export class MapRunner {
       result = { ok: true, output: outs.map((o) => (o?.output === undefined ? null : JSON.parse(o.output) as unknown)) };
     }
     await this.d.finished(parent.executionArn, key, result);
+  }
+}
+
+/** One awaitExecution per running child of a map run: a close sets the child's state and wakes the run. */
+class Watching {
+  private readonly waits = new Map<number, AbortController>();
+  private readonly closed = new Map<number, ChildState>();
+
+  constructor(private readonly deps: ChildWatchDeps, private readonly mapRunArn: string, private readonly wake: () => void) {}
+
+  /** Starts waiting for each running child not waited for yet. */
+  follow(children: readonly ChildState[]): void {
+    children.forEach((c, i) => {
+      if (c !== CHILD.running || this.waits.has(i) || this.closed.has(i)) return;
+      const ac = new AbortController();
+      this.waits.set(i, ac);
+      awaitExecution(this.deps, childExecutionArn(this.mapRunArn, i), ac.signal).then((d) => {
+        this.closed.set(i, closedState(d.status) ?? CHILD.failed);
+        this.wake();
+      }, (err: unknown) => {
+        if (ac.signal.aborted) return;
+        // Waited for again at the run's next turn.
+        this.deps.log.warn({ err, mapRunArn: this.mapRunArn, index: i }, 'waiting for a child execution of a map run failed');
+      }).finally(() => { if (this.waits.get(i) === ac) this.waits.delete(i); });
+    });
+  }
+
+  /** The closes heard since the last turn. */
+  apply(children: ChildState[]): void {
+    for (const [i, state] of this.closed) if (children[i] === CHILD.running) children[i] = state;
+    this.closed.clear();
+  }
+
+  stop(): void {
+    for (const ac of this.waits.values()) ac.abort();
+    this.waits.clear();
   }
 }
