@@ -1,5 +1,5 @@
 import {
-  DescribeExecutionCommand, DescribeMapRunCommand, ListExecutionsCommand, ListMapRunsCommand, StartExecutionCommand, UpdateMapRunCommand,
+  DescribeExecutionCommand, DescribeMapRunCommand, ListExecutionsCommand, ListMapRunsCommand, StartExecutionCommand, StopExecutionCommand, UpdateMapRunCommand,
   type ExecutionListItem, type SFNClient,
 } from '@aws-sdk/client-sfn';
 import { describe, expect, it } from 'vitest';
@@ -144,6 +144,19 @@ describe('Distributed Map', () => {
     expect(mostAtOnce(kids)).toBe(4);
     const closed = await rejection(sfn.send(new UpdateMapRunCommand({ mapRunArn, maxConcurrency: 2 })));
     expect(closed.name).toBe('ValidationException');
+  }, 60_000);
+
+  it('StopExecution of the parent aborts the map run and its running children', async () => {
+    const sfn = h.sfn;
+    const { executionArn, mapRunArn } = await run(distributed({ MaxConcurrency: 2 }, 30), items(5));
+    await until(async () => (await sfn.send(new DescribeMapRunCommand({ mapRunArn }))).executionCounts!.running === 2, { timeoutMs: 10_000 });
+    await sfn.send(new StopExecutionCommand({ executionArn }));
+    await until(async () => (await sfn.send(new DescribeMapRunCommand({ mapRunArn }))).status === 'ABORTED', { timeoutMs: 15_000, message: 'the map run to abort' });
+    const kids = await children(sfn, mapRunArn);
+    await until(async () => (await children(sfn, mapRunArn)).every((k) => k.status === 'ABORTED'), { timeoutMs: 15_000, message: 'the children to abort' });
+    expect(kids).toHaveLength(2);
+    const m = await sfn.send(new DescribeMapRunCommand({ mapRunArn }));
+    expect(m.itemCounts).toMatchObject({ aborted: 2, pending: 3, running: 0, total: 5 });
   }, 60_000);
 
   it('answers bad map-run requests with AWS faults', async () => {

@@ -118,11 +118,11 @@ describe('map-run names and counts', () => {
     expect(itemCounts).toMatchObject({ pending: 1, running: 2, succeeded: 3, failed: 4, timedOut: 5, aborted: 6, total: 21 });
     expect(executionCounts).toMatchObject({ pending: 0, running: 1, succeeded: 1, failed: 1, timedOut: 1, aborted: 1, total: 5 });
     const with2 = { children: 'SSFFSSSSSS', toleratedFailureCount: 2, toleratedFailurePercentage: 10 } as MapRunRecord;
-    expect(exceeded(with2, true, false)).toBe(false);
-    expect(exceeded(with2, false, true)).toBe(true);
-    expect(exceeded(with2, true, true)).toBe(true);
-    expect(exceeded({ ...with2, toleratedFailurePercentage: 20 }, false, true)).toBe(false);
-    expect(exceeded({ ...with2, children: 'SSSS' }, false, false)).toBe(false);
-    expect(exceeded({ ...with2, toleratedFailureCount: 0, children: 'SF' }, false, false)).toBe(true);
+    expect(exceeded({ ...with2, byCount: true })).toBe(false);
+    expect(exceeded({ ...with2, byPercentage: true })).toBe(true);
+    expect(exceeded({ ...with2, byCount: true, byPercentage: true })).toBe(true);
+    expect(exceeded({ ...with2, toleratedFailurePercentage: 20, byPercentage: true })).toBe(false);
+    expect(exceeded({ ...with2, children: 'SSSS' })).toBe(false);
+    expect(exceeded({ ...with2, toleratedFailureCount: 0, children: 'SF' })).toBe(true);
   });
 });

@@ -25,6 +25,9 @@ export interface MapRunRecord {
   maxConcurrency: number;
   toleratedFailurePercentage: number;
   toleratedFailureCount: number;
+  /** Which of the two the definition (or UpdateMapRun) set: only those apply; neither set, no failure is tolerated. */
+  byCount?: boolean;
+  byPercentage?: boolean;
   /** One letter (CHILD) per child execution, in item order. */
   children: string;
   /** Items in each child's batch (ItemBatcher); absent: one item each. */

@@ -67,13 +67,13 @@ const failedCount = (children: string): number => {
 };
 
 /** Whether the failures pass what the map run tolerates (neither set: none is tolerated). */
-export function exceeded(rec: MapRunRecord, hasCount: boolean, hasPercentage: boolean): boolean {
+export function exceeded(rec: Pick<MapRunRecord, 'children' | 'toleratedFailureCount' | 'toleratedFailurePercentage' | 'byCount' | 'byPercentage'>): boolean {
   const failed = failedCount(rec.children);
   if (failed === 0) return false;
   const overCount = failed > rec.toleratedFailureCount;
   const overPercent = (failed * 100) / rec.children.length > rec.toleratedFailurePercentage;
-  if (hasCount && hasPercentage) return overCount || overPercent;
-  if (hasPercentage) return overPercent;
+  if (rec.byCount && rec.byPercentage) return overCount || overPercent;
+  if (rec.byPercentage) return overPercent;
   return overCount;
 }
 
@@ -125,15 +125,6 @@ export class MapRunner {
     };
   }
 
-  /** A map run's settings changed (UpdateMapRun on this node). */
-  changed(mapRunArn: string): void {
-    this.active.get(mapRunArn)?.wake();
-  }
-
-  get running(): number {
-    return this.active.size;
-  }
-
   /** Node stop: every loop ends at its next turn (the records keep the runs). */
   stop(): void {
     this.stopped = true;
@@ -141,42 +132,48 @@ export class MapRunner {
   }
 
   private async run(parent: MapRunParent, key: string, req: MapRunRequest, sleep: () => Promise<void>, watching: Watching): Promise<void> {
-    const hasCount = req.toleratedFailureCount !== undefined;
-    const hasPercentage = req.toleratedFailurePercentage !== undefined;
     let rec = await this.d.runs.create({
       mapRunArn: req.mapRunArn, executionArn: parent.executionArn, stateMachineArn: req.stateMachineArn, status: 'RUNNING',
       startDate: this.d.clock.now(), maxConcurrency: req.maxConcurrency,
       toleratedFailurePercentage: req.toleratedFailurePercentage ?? 0, toleratedFailureCount: req.toleratedFailureCount ?? 0,
+      byCount: req.toleratedFailureCount !== undefined, byPercentage: req.toleratedFailurePercentage !== undefined,
       children: CHILD.pending.repeat(req.inputs.length), ...(req.batches ? { batches: req.batches } : {}),
     });
     while (rec.status === 'RUNNING') {
       if (this.stopped || !this.d.router.owns(parent.partition)) return;
-      const held = await this.d.runs.get(req.mapRunArn);
-      if (!held) return;
-      rec = held;
-      const children = [...rec.children] as ChildState[];
-      const parentNow = await this.d.executions.get(parent.stateMachineName, parent.name);
-      if (parentNow?.executionArn !== parent.executionArn || parentNow.status !== 'RUNNING') {
-        await this.stopChildren(req.mapRunArn, children, 'States.Aborted', 'The execution that started the map run ended');
-        rec = await this.settle(req.mapRunArn, children, { status: 'ABORTED' });
-        return;
+      try {
+        const next = await this.turn(parent, req, watching);
+        if (next === undefined) return;
+        rec = next;
+      } catch (err) {
+        // A store or an owner that did not answer: the next turn tries again.
+        this.d.log.warn({ err, mapRunArn: req.mapRunArn }, 'a turn of a map run failed; trying again');
       }
-      watching.apply(children);
-      if (exceeded({ ...rec, children: children.join('') }, hasCount, hasPercentage)) {
-        await this.stopChildren(req.mapRunArn, children, THRESHOLD_ERROR, THRESHOLD_CAUSE);
-        rec = await this.settle(req.mapRunArn, children, { status: 'FAILED', error: THRESHOLD_ERROR, cause: THRESHOLD_CAUSE });
-        break;
-      }
-      if (!children.some((c) => c === CHILD.pending || c === CHILD.running)) {
-        rec = await this.settle(req.mapRunArn, children, { status: 'SUCCEEDED' });
-        break;
-      }
-      await this.startMore(parent, req, rec, children);
-      watching.follow(children);
-      rec = await this.settle(req.mapRunArn, children, {});
-      await sleep();
+      if (rec.status === 'RUNNING') await sleep();
     }
     await this.deliver(parent, key, req, rec);
+  }
+
+  /** One turn: closes heard, the tolerance, the end, more children started; undefined when the run stops here (gone, aborted). */
+  private async turn(parent: MapRunParent, req: MapRunRequest, watching: Watching): Promise<MapRunRecord | undefined> {
+    const rec = await this.d.runs.get(req.mapRunArn);
+    if (!rec) return undefined;
+    const children = [...rec.children] as ChildState[];
+    const parentNow = await this.d.executions.get(parent.stateMachineName, parent.name);
+    if (parentNow?.executionArn !== parent.executionArn || parentNow.status !== 'RUNNING') {
+      await this.stopChildren(req.mapRunArn, children, 'States.Aborted', 'The execution that started the map run ended');
+      await this.settle(req.mapRunArn, children, { status: 'ABORTED' });
+      return undefined;
+    }
+    watching.apply(children);
+    if (exceeded({ ...rec, children: children.join('') })) {
+      await this.stopChildren(req.mapRunArn, children, THRESHOLD_ERROR, THRESHOLD_CAUSE);
+      return this.settle(req.mapRunArn, children, { status: 'FAILED', error: THRESHOLD_ERROR, cause: THRESHOLD_CAUSE });
+    }
+    if (!children.some((c) => c === CHILD.pending || c === CHILD.running)) return this.settle(req.mapRunArn, children, { status: 'SUCCEEDED' });
+    await this.startMore(parent, req, rec, children);
+    watching.follow(children);
+    return this.settle(req.mapRunArn, children, {});
   }
 
   private async child(mapRunArn: string, index: number): Promise<SfnExecutionRecord | undefined> {

@@ -83,8 +83,8 @@ export async function updateMapRun(ctx: ServiceContext, input: unknown): Promise
     return {
       ...rec,
       ...(maxConcurrency !== undefined ? { maxConcurrency } : {}),
-      ...(toleratedFailureCount !== undefined ? { toleratedFailureCount } : {}),
-      ...(typeof pct === 'number' ? { toleratedFailurePercentage: pct } : {}),
+      ...(toleratedFailureCount !== undefined ? { toleratedFailureCount, byCount: true } : {}),
+      ...(typeof pct === 'number' ? { toleratedFailurePercentage: pct, byPercentage: true } : {}),
     };
   });
   if (closed) throw new Fault('ValidationException', `Map Run is not running: '${arn}'`);
