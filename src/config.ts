@@ -34,6 +34,8 @@ export interface NodeOptions {
   logLevel?: string;
   /** Idle runs leave memory after this many ms (AF_SLEEP_AFTER_MS, default 30,000). */
   sleepAfterMs?: number;
+  /** Most child executions one Distributed Map run keeps running at once on this node (AF_MAP_RUN_CHILDREN, default 100; AWS allows 10,000). */
+  mapRunChildren?: number;
   /** Share partitions with other nodes through KV leases (AF_CLUSTER=1); off: this node owns every partition. */
   cluster?: boolean;
   /** Lease TTL in ms (AF_LEASE_TTL_MS, default 6,000): a dead node's partitions move after about this long. */
@@ -97,6 +99,7 @@ export interface NodeConfig {
   readonly nodeName: string;
   readonly logLevel: string;
   readonly sleepAfterMs: number;
+  readonly mapRunChildren: number;
   readonly cluster: boolean;
   readonly leaseTtlMs: number;
   readonly leaseRenewMs: number;
@@ -166,6 +169,8 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
   if (!/^[a-z][a-z0-9_-]{0,31}$/.test(prefix)) throw new Error(`AF_PREFIX must match [a-z][a-z0-9_-]{0,31}, got ${prefix}`);
   const sleepAfterMs = o.sleepAfterMs ?? Number(env.AF_SLEEP_AFTER_MS ?? 30_000);
   if (!Number.isFinite(sleepAfterMs) || sleepAfterMs < 0) throw new Error(`AF_SLEEP_AFTER_MS must be a number of ms ≥ 0, got ${sleepAfterMs}`);
+  const mapRunChildren = o.mapRunChildren ?? Number(env.AF_MAP_RUN_CHILDREN ?? 100);
+  if (!Number.isInteger(mapRunChildren) || mapRunChildren < 1 || mapRunChildren > 10_000) throw new Error(`AF_MAP_RUN_CHILDREN must be an integer from 1 to 10000, got ${mapRunChildren}`);
   const cluster = o.cluster ?? /^(1|true|yes|on)$/i.test(env.AF_CLUSTER ?? '');
   const leaseTtlMs = o.leaseTtlMs ?? Number(env.AF_LEASE_TTL_MS ?? 6000);
   if (!Number.isInteger(leaseTtlMs) || leaseTtlMs < 1000) throw new Error(`AF_LEASE_TTL_MS must be an integer ≥ 1000, got ${leaseTtlMs}`);
@@ -205,7 +210,7 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
     sfnLambda: resolveLambdaTarget(o.sfnLambda, env, region),
     cluster, apiReplyPrefixes, apiLimits, taskConsumerIdleMs, leaseTtlMs, leaseRenewMs, replicas,
     sfnRetentionMs: Math.round(sfnRetentionDays * DAY_MS),
-    sleepAfterMs,
+    sleepAfterMs, mapRunChildren,
     natsUrl: o.natsUrl ?? env.NATS_URL ?? 'nats://127.0.0.1:4222',
     natsAuth: Object.freeze({ ...(o.natsAuth ?? natsAuthFromEnv(env)) }),
     prefix,

@@ -164,12 +164,12 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
     nc: nats.nc, natsPublishPrefix: config.sfnNatsPublishPrefix, http: config.sfnHttp, lambda: config.sfnLambda,
   });
   const sfn = new SfnHost({ nats, store, queues, router, registry, clock, tokens, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect, quarantine,
-    sleepAfterMs: config.sleepAfterMs, recoveryConcurrency: config.recoveryConcurrency, onConflict, onCommit: (events) => metrics.sfnCommitted(events), recordEffects,
+    sleepAfterMs: config.sleepAfterMs, mapRunChildren: config.mapRunChildren, recoveryConcurrency: config.recoveryConcurrency, onConflict, onCommit: (events) => metrics.sfnCommitted(events), recordEffects,
     integrations, ...(options.sfnMock ? { mock: options.sfnMock } : {}) });
   metrics.watch(nodeMetricSources(owner, sfn, queues));
   router.register(sfn.ownerOps());
   const ctx: ServiceContext = {
-    registry, router, queues, store, visibility, sfnVisibility, sfnExecutions: sfn.records, subjects: s, clock, log,
+    registry, router, queues, store, visibility, sfnVisibility, sfnExecutions: sfn.records, sfnMapRuns: sfn.mapRunRecords, subjects: s, clock, log,
     region: config.region, account: config.account, tokens, pollHoldMs: config.pollHoldMs,
   };
   // The HTTP port listens before recovery, so /healthz and /readyz (503 until rebuilt) answer during it.

@@ -77,7 +77,9 @@ export function parseArn(arn: unknown, kind: SfnArnKind, member: string): Parsed
   const [, region, account, , rest] = m as unknown as [string, string, string, string, string];
   const parts = rest.split(':');
   if (kind === 'execution') {
-    if (parts.length !== 2 || parts.some((p) => sfnNameProblem(p))) throw invalid();
+    // A Distributed Map's child runs the labelled state machine `<stateMachine>/<label>`.
+    const sm = parts[0]!.split('/');
+    if (parts.length !== 2 || sfnNameProblem(parts[1]!) || sm.length > 2 || sm.some((p) => sfnNameProblem(p))) throw invalid();
     return { name: parts[1]!, stateMachineName: parts[0]!, region, account };
   }
   // Versions and aliases (`…:stateMachine:<name>:<qualifier>`) are read by parseStateMachineRef.

@@ -11,6 +11,7 @@ import { listTagsForResource, tagResource, untagResource } from './operations/ta
 import { validateStateMachineDefinition } from './operations/validate.js';
 import { describeStateMachineForExecution } from './operations/describe-execution.js';
 import { SFN_EXECUTION_OPERATIONS } from './execution-operations.js';
+import { describeMapRun, listMapRuns, updateMapRun } from './operations/map-runs.js';
 
 /**
  * Step Functions actions by their AWS name: `AWSStepFunctions.<Action>` over HTTP and, merged with
@@ -39,6 +40,9 @@ export const SFN_OPERATIONS: Readonly<Record<string, Operation>> = {
   ListTagsForResource: listTagsForResource,
   ValidateStateMachineDefinition: validateStateMachineDefinition,
   DescribeStateMachineForExecution: describeStateMachineForExecution,
+  DescribeMapRun: describeMapRun,
+  ListMapRuns: listMapRuns,
+  UpdateMapRun: updateMapRun,
   ...SFN_EXECUTION_OPERATIONS,
 };
 

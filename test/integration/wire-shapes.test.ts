@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   CreateActivityCommand, CreateStateMachineCommand, DeleteActivityCommand, DeleteStateMachineCommand, GetActivityTaskCommand,
-  GetExecutionHistoryCommand,
-  SendTaskFailureCommand, SendTaskHeartbeatCommand, SendTaskSuccessCommand, StartExecutionCommand, StopExecutionCommand,
+  DescribeExecutionCommand, DescribeMapRunCommand, GetExecutionHistoryCommand, ListExecutionsCommand, ListMapRunsCommand,
+  SendTaskFailureCommand, UpdateMapRunCommand, SendTaskHeartbeatCommand, SendTaskSuccessCommand, StartExecutionCommand, StopExecutionCommand,
   type HistoryEvent,
 } from '@aws-sdk/client-sfn';
 import {
@@ -59,13 +59,16 @@ const SFN_EVENT_TYPES = [
   'ParallelStateEntered', 'ParallelStateStarted', 'ParallelStateSucceeded', 'ParallelStateFailed', 'ParallelStateExited', 'ParallelStateAborted',
   'MapStateEntered', 'MapStateStarted', 'MapStateSucceeded', 'MapStateFailed', 'MapStateExited', 'MapStateAborted',
   'MapIterationStarted', 'MapIterationSucceeded', 'MapIterationFailed', 'MapIterationAborted', 'EvaluationFailed',
+  'MapRunStarted', 'MapRunSucceeded', 'MapRunFailed',
 ] as const satisfies readonly SfnEventType[];
 // A new SfnEventType that is missing above fails the typecheck here.
 const everySfnType: Exclude<SfnEventType, (typeof SFN_EVENT_TYPES)[number]> extends never ? true : never = true;
 
 const live: WireAnswer[] = recordWireAnswers();
 let h: SfnHttpEngine;
-const runs: Record<'happy' | 'failing' | 'aborted' | 'timedOut', string> = { happy: '', failing: '', aborted: '', timedOut: '' };
+const runs: Record<'happy' | 'failing' | 'aborted' | 'timedOut' | 'distributed' | 'distributedFailing', string> = {
+  happy: '', failing: '', aborted: '', timedOut: '', distributed: '', distributedFailing: '',
+};
 
 async function machine(definition: object): Promise<string> {
   const { stateMachineArn } = await h.sfn.send(new CreateStateMachineCommand({ name: freshName('shapes'), roleArn: SFN_ROLE, definition: JSON.stringify(definition) }));
@@ -160,6 +163,34 @@ async function swfOrderRun(): Promise<void> {
   }
 }
 
+const distributedMap = (processor: object) => ({
+  StartAt: 'Fan',
+  States: { Fan: { Type: 'Map', MaxConcurrency: 1, End: true, ItemProcessor: { ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' }, ...processor } } },
+});
+
+/** A Distributed Map of two children, its concurrency raised mid-run; then the map-run reads and a child's. */
+async function distributedRun(): Promise<string> {
+  const arn = await start(await machine(distributedMap({ StartAt: 'Nap', States: { Nap: { Type: 'Wait', Seconds: 1, End: true } } })), '[1, 2]');
+  let mapRunArn = '';
+  await until(async () => {
+    mapRunArn = (await h.sfn.send(new ListMapRunsCommand({ executionArn: arn }))).mapRuns?.[0]?.mapRunArn ?? '';
+    return mapRunArn !== '';
+  }, { timeoutMs: 10_000, message: 'the map run to start' });
+  await h.sfn.send(new UpdateMapRunCommand({ mapRunArn, maxConcurrency: 2, toleratedFailurePercentage: 50, toleratedFailureCount: 1 }));
+  await waitClosed(h.sfn, arn);
+  await h.sfn.send(new DescribeMapRunCommand({ mapRunArn }));
+  const kids = await h.sfn.send(new ListExecutionsCommand({ mapRunArn }));
+  await h.sfn.send(new DescribeExecutionCommand({ executionArn: kids.executions![0]!.executionArn }));
+  return arn;
+}
+
+/** A Distributed Map whose one child fails: MapRunFailed. */
+async function distributedFailingRun(): Promise<string> {
+  const arn = await start(await machine(distributedMap({ StartAt: 'Boom', States: { Boom: { Type: 'Fail', Error: 'Boom' } } })), '[1]');
+  await waitClosed(h.sfn, arn);
+  return arn;
+}
+
 async function timedOutRun(): Promise<string> {
   const arn = await start(await machine({ TimeoutSeconds: 1, StartAt: 'Nap', States: { Nap: { Type: 'Wait', Seconds: 60, End: true } } }), '{}');
   await waitClosed(h.sfn, arn);
@@ -171,7 +202,9 @@ beforeAll(async () => {
   // One activity per run, so each run's worker gets its own task.
   const activity = async (label: string) => (await h.sfn.send(new CreateActivityCommand({ name: freshName(label) }))).activityArn!;
   const [working, failing, idle] = await Promise.all([activity('shapes-work'), activity('shapes-fail'), activity('shapes-idle')]);
-  [runs.happy, runs.failing, runs.aborted, runs.timedOut] = await Promise.all([happyRun(working), failingRun(failing), abortedRun(idle), timedOutRun(), swfOrderRun()]);
+  [runs.happy, runs.failing, runs.aborted, runs.timedOut, , runs.distributed, runs.distributedFailing] = await Promise.all([
+    happyRun(working), failingRun(failing), abortedRun(idle), timedOutRun(), swfOrderRun(), distributedRun(), distributedFailingRun(),
+  ]);
   for (const arn of Object.values(runs)) await fullHistory(h.sfn, arn);
   await h.sfn.send(new GetExecutionHistoryCommand({ executionArn: runs.happy, includeExecutionData: false, reverseOrder: true, maxResults: 5 }));
   const gone = await machine({ StartAt: 'P', States: { P: { Type: 'Pass', End: true } } });

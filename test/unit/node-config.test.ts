@@ -43,6 +43,14 @@ describe('resolveOptions: the engine waits', () => {
     expect(() => resolveOptions({ recoveryConcurrency: 2000 }, {})).toThrow(/AF_RECOVERY_CONCURRENCY/);
     expect(() => resolveOptions({}, { AF_API_DRAIN_MS: '-1' })).toThrow(/AF_API_DRAIN_MS must be an integer ≥ 0, got -1/);
   });
+
+  it('bounds a Distributed Map run\'s children at once by AF_MAP_RUN_CHILDREN: 100 by default, 1 to 10,000', () => {
+    expect(resolveOptions({}, {}).mapRunChildren).toBe(100);
+    expect(resolveOptions({}, { AF_MAP_RUN_CHILDREN: '500' }).mapRunChildren).toBe(500);
+    expect(resolveOptions({ mapRunChildren: 7 }, { AF_MAP_RUN_CHILDREN: '500' }).mapRunChildren).toBe(7);
+    expect(() => resolveOptions({}, { AF_MAP_RUN_CHILDREN: '0' })).toThrow(/AF_MAP_RUN_CHILDREN must be an integer from 1 to 10000, got 0/);
+    expect(() => resolveOptions({ mapRunChildren: 10_001 }, {})).toThrow(/AF_MAP_RUN_CHILDREN/);
+  });
 });
 
 describe('resolveOptions: where nats:publish Tasks publish', () => {

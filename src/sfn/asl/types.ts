@@ -131,7 +131,14 @@ export interface ParallelState extends StateCommon {
 export interface MapState extends StateCommon {
   Type: 'Map';
   /** ItemProcessor, or the legacy Iterator (validation copies Iterator into ItemProcessor). */
-  ItemProcessor: StateGraph & { ProcessorConfig?: { Mode?: 'INLINE' } };
+  ItemProcessor: StateGraph & { ProcessorConfig?: { Mode?: 'INLINE' | 'DISTRIBUTED'; ExecutionType?: 'STANDARD' | 'EXPRESS' } };
+  /** Distributed mode only (see compile/distributed-map.ts). */
+  Label?: string;
+  ToleratedFailurePercentage?: number | string;
+  ToleratedFailurePercentagePath?: string;
+  ToleratedFailureCount?: number | string;
+  ToleratedFailureCountPath?: string;
+  ItemBatcher?: { MaxItemsPerBatch?: number | string; MaxItemsPerBatchPath?: string; MaxInputBytesPerBatch?: number | string; MaxInputBytesPerBatchPath?: string; BatchInput?: unknown };
   ItemsPath?: string;
   /** JSONata: the items (an array, or an expression giving one; default `$states.input`). */
   Items?: unknown;

@@ -12,6 +12,7 @@ import {
   requireFields, typed, type Obj,
 } from './validate-values.js';
 import { validateAssign } from './validate-variables.js';
+import { DISTRIBUTED_MAP_FIELDS, distributedMapFields, distributedProcessorConfig, isDistributedMap } from './validate-distributed-map.js';
 
 /** One state's own members, by type. Transitions and nested graphs are checked by validate-graph.ts. */
 
@@ -61,6 +62,7 @@ function byType<T>(f: (t: StateType) => T): Record<StateType, T> {
 
 const LANGUAGE_FIELDS = byType<LanguageFields>((t) => ({ JSONPath: new Set(ONLY[t].JSONPath), JSONata: new Set(ONLY[t].JSONata) }));
 const FIELDS = byType<ReadonlySet<string>>((t) => new Set([...SHARED[t], ...ONLY[t].JSONPath, ...ONLY[t].JSONata]));
+const DISTRIBUTED_MAP = new Set([...FIELDS.Map, ...DISTRIBUTED_MAP_FIELDS]);
 
 /** In the order AWS lists them. */
 export const STATE_TYPES: readonly StateType[] = ['Task', 'Wait', 'Pass', 'Succeed', 'Fail', 'Choice', 'Parallel', 'Map'];
@@ -73,7 +75,7 @@ export function isStateType(t: unknown): t is StateType {
 export function validateState(ctx: StateContext, path: string, type: StateType, s: Obj): Transition[] {
   const p = ctx.problems;
   const language = stateQueryLanguage(ctx.machine, s);
-  onlyFields(p, path, s, FIELDS[type]);
+  onlyFields(p, path, s, type === 'Map' && isDistributedMap(s) ? DISTRIBUTED_MAP : FIELDS[type]);
   languageFields(p, path, s, language, LANGUAGE_FIELDS[type], ctx.machine);
   typed(p, path, s, 'Comment', 'STRING');
   queryLanguageValue(p, path, s);
@@ -232,6 +234,7 @@ function map(ctx: StateContext, path: string, s: Obj, language: QueryLanguage): 
     onlyFields(p, processorPath, processor, PROCESSOR_FIELDS);
     processorConfig(p, processorPath, processor);
   }
+  if (isDistributedMap(s)) distributedMapFields(p, path, s, language);
   ctx.graph(processor, processorPath);
 }
 
@@ -239,10 +242,10 @@ function processorConfig(p: Problems, path: string, processor: Obj): void {
   if (processor.ProcessorConfig === undefined || !typed(p, path, processor, 'ProcessorConfig', 'OBJECT')) return;
   const config = processor.ProcessorConfig as Obj;
   const configPath = at(path, 'ProcessorConfig');
-  onlyFields(p, configPath, config, new Set(['Mode']));
-  if (config.Mode !== undefined && config.Mode !== 'INLINE') {
-    p.schema(at(configPath, 'Mode'), config.Mode === 'DISTRIBUTED'
-      ? 'Distributed Map is not supported: ActorFlow runs Map states in INLINE mode only'
-      : 'Value should be one of the following: [INLINE, DISTRIBUTED]');
+  if (config.Mode === 'DISTRIBUTED') {
+    distributedProcessorConfig(p, configPath, config);
+    return;
   }
+  onlyFields(p, configPath, config, new Set(['Mode']));
+  if (config.Mode !== undefined && config.Mode !== 'INLINE') p.schema(at(configPath, 'Mode'), 'Value should be one of the following: [INLINE, DISTRIBUTED]');
 }

@@ -24,6 +24,8 @@ export type SfnEventType =
   | 'ParallelStateEntered' | 'ParallelStateStarted' | 'ParallelStateSucceeded' | 'ParallelStateFailed' | 'ParallelStateExited' | 'ParallelStateAborted'
   | 'MapStateEntered' | 'MapStateStarted' | 'MapStateSucceeded' | 'MapStateFailed' | 'MapStateExited' | 'MapStateAborted'
   | 'MapIterationStarted' | 'MapIterationSucceeded' | 'MapIterationFailed' | 'MapIterationAborted'
+  /** A Distributed Map's map run (MapRunStarted carries the run's task request; see compile/distributed-map.ts). */
+  | 'MapRunStarted' | 'MapRunSucceeded' | 'MapRunFailed'
   /** A JSONata expression failed (details: error, cause, location, state). */
   | 'EvaluationFailed';
 
@@ -87,7 +89,7 @@ export interface SfnRecord {
   type: SfnEventType;
   /** The `<camelType>EventDetails` member (strings for input/output JSON, as AWS sends them). */
   details?: Record<string, unknown>;
-  /** ActivityScheduled and TaskScheduled only. */
+  /** ActivityScheduled and TaskScheduled, and MapRunStarted (its map run, which the host runs as it runs a task). */
   task?: SfnTaskRequest;
   /** Activity* and Task* events after the scheduling one: the task key they belong to. */
   taskKey?: string;

@@ -10,6 +10,7 @@ import { graphNames, type GraphNames } from './graph-names.js';
 import { countRecords, type UnrecordedCounts } from './history-limit.js';
 import { kidOf, liveKids, upgradeKids } from './kids.js';
 import { INLINE_MAP_CONCURRENCY, mapKidDone, mapResume, runMap } from './map-state.js';
+import { mapRunFailed, mapRunSucceeded, runDistributedMap } from './distributed-map.js';
 import { parallelKidDone, parallelResume, runParallel } from './parallel-state.js';
 import { runFail, runPass, runSucceed } from './pass-succeed-fail.js';
 import { stateNode } from './state-nodes.js';
@@ -191,6 +192,12 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
       taskTimedOut: step((s, def, _e, p) => taskTimedOut(s, def as TaskState, p.heartbeat === true)),
       runParallel: step((s, def, _e, p) => runParallel(s, p.state, def as ParallelState)),
       runMap: step((s, def, _e, p) => runMap(s, p.state, def as MapState)),
+      runDistributedMap: step((s, def, _e, p) => runDistributedMap(s, p.state, def as MapState)),
+      mapRunSucceeded: step((s, def, e, p) => mapRunSucceeded(s, p.state, def as MapState, (e as Extract<GraphEvent, { type: 'sfn.activity.succeeded' }>).output)),
+      mapRunFailed: step((s, def, e) => {
+        const f = e as Extract<GraphEvent, { type: 'sfn.activity.failed' }>;
+        mapRunFailed(s, def as MapState, f.error, f.cause);
+      }),
       kidDone: step((s, def, e, p) => {
         const d = e as DoneEvent;
         const out = d.output as SfnExecutionOutput;

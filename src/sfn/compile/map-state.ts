@@ -33,7 +33,7 @@ function concurrency(s: Step, def: MapState, input: unknown): number {
  * not copied into the snapshot); JSONata evaluates Items once (an expression may not give the same
  * twice: $random, $uuid) and keeps them with the visit.
  */
-function itemsOf(s: Step, name: string, def: MapState): { effective: unknown; items: unknown[] } {
+export function itemsOf(s: Step, name: string, def: MapState): { effective: unknown; items: unknown[] } {
   if (isJsonata(def)) {
     const kept = s.ctx.kids?.input;
     if (Array.isArray(kept)) return { effective: s.ctx.input, items: kept };
@@ -83,12 +83,7 @@ function startIterations(s: Step, name: string, def: MapState): void {
   const outer = visibleVariables(s.ctx);
   const fault = startKids(s, (index): KidBuild => {
     const co = { ...s.ctx.co, Map: { Item: { Index: index, Value: items[index] } } };
-    const r = s.attempt(() => {
-      if (def.ItemSelector === undefined) return items[index];
-      if (!isJsonata(def)) return evaluateTemplate(def.ItemSelector, effective, { ...s.co(), Map: co.Map });
-      // `$states.context.Map.Item` is the item's.
-      return evalField(s, def.ItemSelector, 'ItemSelector', { context: { ...s.co(), Map: co.Map } });
-    });
+    const r = s.attempt(() => selectItem(s, def, effective, items, index));
     if (!r.ok) return { fault: r.fault };
     const j = checkedJson(r.value, name);
     if (!j.ok) return { fault: j.fault };
@@ -98,6 +93,15 @@ function startIterations(s: Step, name: string, def: MapState): void {
     return { src: s.env.srcOf(name, 0), input: { data: r.value, co, execDeadline: null, outer } };
   });
   if (fault) failMap(s, def, fault);
+}
+
+/** An iteration's input: the item, or ItemSelector evaluated with `$$.Map.Item` (index and value). Throws as evaluation does. */
+export function selectItem(s: Step, def: MapState, effective: unknown, items: unknown[], index: number): unknown {
+  if (def.ItemSelector === undefined) return items[index];
+  const Map = { Item: { Index: index, Value: items[index] } };
+  if (!isJsonata(def)) return evaluateTemplate(def.ItemSelector, effective, { ...s.co(), Map });
+  // `$states.context.Map.Item` is the item's.
+  return evalField(s, def.ItemSelector, 'ItemSelector', { context: { ...s.co(), Map } });
 }
 
 /** The Map state fails (MapStateFailed unless a retrier takes it, as AWS records it); its slots' queue goes. */

@@ -2,6 +2,7 @@ import type { ChoiceState, State } from '../asl/types.js';
 import { choiceTargets } from './choice-state.js';
 import { GO_END, GO_FAIL, GO_RETRY, GO_WAIT, goTo } from './graph-context.js';
 import { catchTargets, hasRetry } from './retry-catch.js';
+import { isDistributed } from './distributed-map.js';
 
 /** How a state node names the graph's other states (absolute `#machine.State` targets). */
 export interface NodeKit {
@@ -120,6 +121,26 @@ function childrenNode(kit: NodeKit, name: string, def: State, run: 'runParallel'
   };
 }
 
+/** A Distributed Map: its map run runs in the host while the state waits, as a task does, for the run's outcome. */
+function mapRunNode(kit: NodeKit, name: string, def: State): Config {
+  const p = { state: name };
+  return {
+    initial: 'run',
+    states: {
+      run: { entry: { type: 'runDistributedMap', params: p }, always: routes(kit, def, [{ guard: go(GO_WAIT), target: 'mapRun' }]) },
+      mapRun: {
+        always: limitReached(kit),
+        on: {
+          'sfn.activity.succeeded': { guard: 'ownTask', target: 'settle', actions: { type: 'mapRunSucceeded', params: p } },
+          'sfn.activity.failed': { guard: 'ownTask', target: 'settle', actions: { type: 'mapRunFailed', params: p } },
+        },
+      },
+      settle: { always: routes(kit, def) },
+      ...retrying(def),
+    },
+  };
+}
+
 /** One XState state for one ASL state: its entry records `<Type>StateEntered`. */
 export function stateNode(kit: NodeKit, name: string, def: State): Config {
   const p = { state: name };
@@ -128,7 +149,7 @@ export function stateNode(kit: NodeKit, name: string, def: State): Config {
     case 'Task': return { entry: enter, ...taskNode(kit, name, def) };
     case 'Wait': return { entry: enter, ...waitNode(kit, name, def) };
     case 'Parallel': return { entry: enter, ...childrenNode(kit, name, def, 'runParallel') };
-    case 'Map': return { entry: enter, ...childrenNode(kit, name, def, 'runMap') };
+    case 'Map': return { entry: enter, ...(isDistributed(def) ? mapRunNode(kit, name, def) : childrenNode(kit, name, def, 'runMap')) };
     case 'Pass': return { entry: [enter, { type: 'runPass', params: p }], always: routes(kit, def) };
     case 'Choice': return { entry: [enter, { type: 'runChoice', params: p }], always: routes(kit, def) };
     case 'Succeed': return { entry: [enter, { type: 'runSucceed', params: p }], always: routes(kit, def) };

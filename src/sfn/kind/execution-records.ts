@@ -29,6 +29,8 @@ export interface SfnExecutionRecord {
   stateMachineVersionArn?: string;
   /** Set when started through an alias. */
   stateMachineAliasArn?: string;
+  /** A Distributed Map's child execution: the map run that started it. */
+  mapRunArn?: string;
   /** The revision of the state machine (or version) the definition came from, and when it was made (epoch ms). */
   revisionId?: string;
   definitionDate?: number;

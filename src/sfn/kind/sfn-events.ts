@@ -36,7 +36,7 @@ const DATA_MEMBERS = new Set(['input', 'inputDetails', 'output', 'outputDetails'
  */
 const NO_DETAILS = new Set<string>([
   'TaskStateAborted', 'WaitStateAborted', 'ParallelStateStarted', 'ParallelStateSucceeded', 'ParallelStateFailed',
-  'ParallelStateAborted', 'MapStateSucceeded', 'MapStateFailed', 'MapStateAborted',
+  'ParallelStateAborted', 'MapStateSucceeded', 'MapStateFailed', 'MapStateAborted', 'MapRunSucceeded',
 ]);
 
 /** The HistoryEvent member holding this type's details (`ActivityScheduled` → `activityScheduledEventDetails`). */

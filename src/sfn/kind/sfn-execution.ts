@@ -68,7 +68,7 @@ export interface SfnCommit {
 /** The events the host itself records (ExecutionStarted): a pseudo actor id no machine uses. */
 export const HOST_ACTOR = '~host';
 
-const CLOSES_TASK = new Set<SfnEventType>(['ActivitySucceeded', 'ActivityFailed', 'ActivityTimedOut', 'TaskSucceeded', 'TaskFailed', 'TaskTimedOut']);
+const CLOSES_TASK = new Set<SfnEventType>(['ActivitySucceeded', 'ActivityFailed', 'ActivityTimedOut', 'TaskSucceeded', 'TaskFailed', 'TaskTimedOut', 'MapRunSucceeded', 'MapRunFailed']);
 
 /**
  * One live Step Functions execution: its root actor, the events its machines recorded and not yet
@@ -178,6 +178,7 @@ export class SfnExecution extends LiveExecution {
       c.events.push({ type: e.type, id, at: recordedAt ?? at, attrs: this.text.details(e.details ?? {}, this.entered), prev });
       advance(this.book, actorId, id, e.link);
       if (e.type.endsWith('StateEntered')) (this.book.entered ??= {})[actorId] = [id, String(e.details?.name ?? '')];
+      // A Distributed Map's map run (MapRunStarted) is booked as a task too: a restore dispatches it again until it closes.
       if (e.task) {
         this.book.tasks[e.task.key] = scheduledTask(this.book, e.task, this.text.json(e.task.input), id);
         c.scheduled.push(e.task);

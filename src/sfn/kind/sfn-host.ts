@@ -28,6 +28,8 @@ import type { MockHook } from '../integrations/integration.js';
 import type { TaskTokens } from '../../engine/task-token.js';
 import type { RecoveryProgress } from '../../engine/recovery-progress.js';
 import { DamagedRecordError, skipDamagedRun, type Quarantine } from '../../history/quarantine.js';
+import { MAP_RUN_RESOURCE, MapRunner, type MapRunRequest, type MapRunResult } from '../map-runs/map-runner.js';
+import { MapRunRecords } from '../map-runs/map-run-records.js';
 
 /** What a sleeping execution keeps: the heartbeat deadlines of its started tasks, by task key (heartbeats write no history). */
 type SfnMemo = Record<string, number>;
@@ -72,7 +74,12 @@ export interface SfnHostDeps {
   integrations?: IntegrationRegistry;
   /** Answers Tasks before they run (Step Functions Local's mock config); see MockHook. */
   mock?: MockHook;
+  /** Most child executions one Distributed Map run keeps running at once on this node (default 100). */
+  mapRunChildren?: number;
 }
+
+/** What dispatching a task needs of its execution's record. */
+type DispatchTarget = Pick<SfnExecutionRecord, 'executionArn' | 'partition' | 'stateMachineName' | 'name' | 'roleArn'>;
 
 export interface SfnStartPayload { record: SfnExecutionRecord }
 export interface SfnStartTaskPayload { task: TaskMessage; workerName?: string }
@@ -128,9 +135,17 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
   private constructing: SfnExecution | undefined;
   private readonly machines: MachineCache;
   private readonly runner: IntegrationRunner;
+  /** The Distributed Map runs of the executions this node owns. */
+  readonly mapRuns: MapRunner;
+  readonly mapRunRecords: MapRunRecords;
 
   constructor(private readonly d: SfnHostDeps) {
     this.records = new ExecutionRecords(d.nats.sfnExecutions, () => d.clock.now(), d.quarantine, d.recordEffects);
+    this.mapRunRecords = new MapRunRecords(d.nats.sfnExecutions);
+    this.mapRuns = new MapRunner({
+      watch: { nc: d.nats.nc, subjects: d.nats.subjects }, runs: this.mapRunRecords, executions: this.records, router: d.router, clock: d.clock, log: d.log,
+      maxChildren: d.mapRunChildren ?? 100, finished: (arn, key, result) => this.mapRunDone(arn, key, result),
+    });
     this.host = new ExecutionHost<SfnExecution, SfnMemo>(d.queues, d.clock, d.log, {
       sleepAfterMs: d.sleepAfterMs ?? 30_000, owns: (p) => d.router.owns(p), onConflict: d.onConflict,
     }).serve(this);
@@ -166,15 +181,20 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     }, async () => undefined);
   }
 
-  /** A task whose scheduling is persisted: queued for its workers, or run by the integration runner (a service task, or any when mocked). */
-  private async dispatch(executionArn: string, partition: number, key: string, t: SfnTaskState, again = false): Promise<void> {
-    if (t.service || this.d.mock) this.runner.dispatch({ executionArn, partition, key, task: t });
-    else await this.host.ledger.enqueue(executionArn, key, taskMessage(executionArn, partition, t, key), again);
+  /**
+   * A task whose scheduling is persisted: a Distributed Map's map run (booked as a task) goes to the
+   * map runner; a service task (or any task, when mocked) to the integration runner; an activity
+   * task to its activity's task list.
+   */
+  private async dispatch(rec: DispatchTarget, key: string, t: SfnTaskState, again = false): Promise<void> {
+    if (t.resource === MAP_RUN_RESOURCE) this.mapRuns.begin(rec, key, JSON.parse(t.input) as MapRunRequest);
+    else if (t.service || this.d.mock) this.runner.dispatch({ executionArn: rec.executionArn, partition: rec.partition, key, task: t });
+    else await this.host.ledger.enqueue(rec.executionArn, key, taskMessage(rec.executionArn, rec.partition, t, key), again);
   }
 
   /** After a crash or takeover: every task that nothing runs any more is queued or invoked again. */
-  private async redispatch(executionArn: string, partition: number, tasks: SfnBook['tasks']): Promise<void> {
-    for (const [key, t] of Object.entries(tasks)) if (mustRunAgain(t)) await this.dispatch(executionArn, partition, key, t, true);
+  private async redispatch(rec: DispatchTarget, tasks: SfnBook['tasks']): Promise<void> {
+    for (const [key, t] of Object.entries(tasks)) if (mustRunAgain(t)) await this.dispatch(rec, key, t, true);
   }
 
   /** Owner-side operations, registered on the router (they run on the execution's partition owner). */
@@ -355,7 +375,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
       await x.flush();
     });
     if (sleeper) return x;
-    await this.redispatch(rec.executionArn, rec.partition, x.book.tasks);
+    await this.redispatch(rec, x.book.tasks);
     return x;
   }
 
@@ -372,12 +392,23 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     for (const task of c.scheduled) {
       const t = x.book.tasks[task.key];
       if (t?.status !== 'scheduled') continue;
-      await this.dispatch(id, x.rec.partition, task.key, t);
+      await this.dispatch(x.rec, task.key, t);
     }
     if (x.done) {
       const out = x.actor!.getSnapshot().output as SfnExecutionOutput;
       await this.closeRecord(x, out, c.events.at(-1)?.at ?? this.d.clock.now());
     }
+  }
+
+  /** A map run ended: its Map state gets the outcome (as a task's success or failure), unless it is gone. */
+  private async mapRunDone(executionArn: string, key: string, result: MapRunResult): Promise<void> {
+    await this.withExecution(executionArn, async (x) => {
+      if (x.book.tasks[key]?.status !== 'scheduled') return;
+      x.actor!.send(result.ok
+        ? { type: 'sfn.activity.succeeded', key, output: result.output }
+        : { type: 'sfn.activity.failed', key, error: result.error, cause: result.cause } satisfies SfnInputEvent);
+      await x.flush();
+    }, async () => undefined);
   }
 
   /** Whether the activity an ARN names exists (the registry's cache, kept current by its watch). */
@@ -530,7 +561,9 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     const found = await readRestorePoint<SfnTransitionExtra>(this.d.store, this.d.nats.subjects.sfnHistory(partition, stateMachineName!, name));
     const point = found?.point;
     if (!point || point.upTo > 0 || point.extra.wakeAt === undefined || (point.extra.snapshot as { status?: string }).status === 'done') return false;
-    await this.redispatch(executionArn, partition, point.extra.book.tasks);
+    // A map run needs its execution awake (its runner reports to it): such an execution is loaded, not left asleep.
+    if (Object.values(point.extra.book.tasks).some((t) => t.status === 'scheduled' && t.resource === MAP_RUN_RESOURCE)) return false;
+    await this.redispatch({ executionArn, partition, stateMachineName: stateMachineName!, name, roleArn: '' }, point.extra.book.tasks);
     this.host.sleepAt(executionArn, partition, point.extra.wakeAt ?? Infinity);
     return true;
   }
@@ -543,6 +576,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
   /** Graceful stop: operations already queued finish, then every actor stops (nothing is written). */
   stop(): Promise<void> {
     this.runner.abortAll();
+    this.mapRuns.stop();
     return this.host.stop();
   }
 }

@@ -21,6 +21,7 @@ export async function describeExecution(ctx: ServiceContext, input: unknown): Pr
     stateMachineArn: rec.stateMachineArn,
     ...(rec.stateMachineVersionArn !== undefined ? { stateMachineVersionArn: rec.stateMachineVersionArn } : {}),
     ...(rec.stateMachineAliasArn !== undefined ? { stateMachineAliasArn: rec.stateMachineAliasArn } : {}),
+    ...(rec.mapRunArn !== undefined ? { mapRunArn: rec.mapRunArn } : {}),
     name: rec.name,
     status: rec.status,
     startDate: seconds(rec.startDate),

@@ -6,6 +6,7 @@ import { seconds, type ServiceContext } from '../../service/context.js';
 import { findAlias, findVersion, requireStateMachine } from '../lookup.js';
 import { parseStateMachineRef, unqualifiedArn } from '../arns.js';
 import { requestObject } from '../input.js';
+import { readMapRunArn } from '../map-runs/map-run-arns.js';
 
 const STATUSES = ['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED', 'PENDING_REDRIVE'] as const;
 
@@ -27,6 +28,29 @@ function readCursor(token: string, q: SfnListQuery): SfnCursor {
 
 const writeCursor = (c: SfnCursor, q: SfnListQuery): string => Buffer.from(JSON.stringify([c.startDate, c.name, digest(q)])).toString('base64url');
 
+/** The executions of a state machine, or of one of its versions or aliases (AWS: the same member). */
+async function stateMachineQuery(ctx: ServiceContext, body: Record<string, unknown>): Promise<SfnListQuery> {
+  const ref = parseStateMachineRef(body.stateMachineArn, 'stateMachineArn', { version: true, alias: true });
+  const sm = (await requireStateMachine(ctx, unqualifiedArn(body.stateMachineArn as string))).value;
+  const via = ref.version !== undefined || ref.alias !== undefined ? body.stateMachineArn as string : undefined;
+  if (via !== undefined && !(await findVersion(ctx, via, ref)) && !(await findAlias(ctx, via, ref))) {
+    throw new Fault('StateMachineDoesNotExist', `State Machine Does Not Exist: '${via}'`);
+  }
+  return { stateMachineName: sm.name, ...(via !== undefined ? { via } : {}) };
+}
+
+/** The child executions of a map run: AWS takes mapRunArn or stateMachineArn, not both. */
+async function mapRunQuery(ctx: ServiceContext, body: Record<string, unknown>): Promise<SfnListQuery> {
+  if (body.stateMachineArn !== undefined && body.stateMachineArn !== null) {
+    throw new Fault('ValidationException', 'Only one of stateMachineArn and mapRunArn can be specified');
+  }
+  if (typeof body.mapRunArn !== 'string') throw new Fault('SerializationException', "Expected string at 'mapRunArn'");
+  const parts = readMapRunArn(body.mapRunArn);
+  if (!parts) throw new Fault('InvalidArn', `Invalid Arn: '${body.mapRunArn.slice(0, 256)}'`);
+  if (!(await ctx.sfnMapRuns?.get(body.mapRunArn))) throw new Fault('ResourceNotFound', `Map Run Does Not Exist: '${body.mapRunArn}'`);
+  return { stateMachineName: `${parts.stateMachineName}/${parts.label}`, via: body.mapRunArn };
+}
+
 /**
  * ListExecutions of one state machine from the node's visibility index: statusFilter, maxResults
  * 0–1000 (0 ⇒ 100), newest first (ties: names descending), an opaque nextToken that stays exact
@@ -40,17 +64,8 @@ export async function listExecutions(ctx: ServiceContext, input: unknown): Promi
   const nextToken = r.str('nextToken', { min: 1, max: 3096 });
   r.str('redriveFilter', { max: 32 });
   r.done();
-  if (body.mapRunArn !== undefined && body.stateMachineArn === undefined) {
-    throw new Fault('ValidationException', 'Map Runs are not supported: give stateMachineArn');
-  }
-  // A version or alias ARN lists the executions started through it (AWS: the same member).
-  const ref = parseStateMachineRef(body.stateMachineArn, 'stateMachineArn', { version: true, alias: true });
-  const sm = (await requireStateMachine(ctx, unqualifiedArn(body.stateMachineArn as string))).value;
-  const via = ref.version !== undefined || ref.alias !== undefined ? body.stateMachineArn as string : undefined;
-  if (via !== undefined && !(await findVersion(ctx, via, ref)) && !(await findAlias(ctx, via, ref))) {
-    throw new Fault('StateMachineDoesNotExist', `State Machine Does Not Exist: '${via}'`);
-  }
-  const q: SfnListQuery = { stateMachineName: sm.name, status: statusFilter, ...(via !== undefined ? { via } : {}) };
+  const q = body.mapRunArn !== undefined && body.mapRunArn !== null ? await mapRunQuery(ctx, body) : await stateMachineQuery(ctx, body);
+  if (statusFilter !== undefined) q.status = statusFilter;
   const after = nextToken === undefined ? undefined : readCursor(nextToken, q);
   const { items, more } = index(ctx).list(q, { limit: maxResults, after });
   const last = items.at(-1);
@@ -59,6 +74,8 @@ export async function listExecutions(ctx: ServiceContext, input: unknown): Promi
       executionArn: x.executionArn, stateMachineArn: x.stateMachineArn, name: x.name, status: x.status,
       ...(x.stateMachineVersionArn !== undefined ? { stateMachineVersionArn: x.stateMachineVersionArn } : {}),
       ...(x.stateMachineAliasArn !== undefined ? { stateMachineAliasArn: x.stateMachineAliasArn } : {}),
+      // AWS: only when the list was asked by mapRunArn.
+      ...(q.via !== undefined && x.mapRunArn === q.via ? { mapRunArn: x.mapRunArn } : {}),
       startDate: seconds(x.startDate), ...(x.stopDate !== undefined ? { stopDate: seconds(x.stopDate) } : {}),
     })),
     ...(more && last ? { nextToken: writeCursor({ startDate: last.startDate, name: last.name }, q) } : {}),

@@ -7,7 +7,7 @@ import type { SfnExecutionRecord, SfnExecutionStatus } from '../kind/execution-r
  * kept as the only message on `<prefix>.vis.~sfn.<stateMachine>.<execution>`.
  */
 export type SfnVisibilityRecord = Pick<SfnExecutionRecord, 'executionArn' | 'stateMachineArn' | 'stateMachineName' | 'name' | 'status' | 'startDate' | 'stopDate'
-  | 'stateMachineVersionArn' | 'stateMachineAliasArn'>;
+  | 'stateMachineVersionArn' | 'stateMachineAliasArn' | 'mapRunArn'>;
 
 /** The visibility record of an execution record. */
 export function sfnVisibilityOf(rec: SfnExecutionRecord): SfnVisibilityRecord {
@@ -18,6 +18,7 @@ export function sfnVisibilityOf(rec: SfnExecutionRecord): SfnVisibilityRecord {
   if (rec.stopDate !== undefined) v.stopDate = rec.stopDate;
   if (rec.stateMachineVersionArn !== undefined) v.stateMachineVersionArn = rec.stateMachineVersionArn;
   if (rec.stateMachineAliasArn !== undefined) v.stateMachineAliasArn = rec.stateMachineAliasArn;
+  if (rec.mapRunArn !== undefined) v.mapRunArn = rec.mapRunArn;
   return v;
 }
 
@@ -33,12 +34,12 @@ export const sfnVisibilityAddress = (s: Subjects, r: SfnVisibilityRecord): [subj
 
 /**
  * What ListExecutions asks for: one state machine's executions, of one status or all; with `via`,
- * only those started through that version or alias ARN.
+ * only those started through that version or alias ARN, or by that map run.
  */
 export interface SfnListQuery { stateMachineName: string; status?: string; via?: string }
 
-/** Whether an execution was started through `via` (a version ARN, or an alias ARN). */
-const startedVia = (r: Rec, via: string | undefined): boolean => via === undefined || r.stateMachineVersionArn === via || r.stateMachineAliasArn === via;
+/** Whether an execution was started through `via` (a version ARN, an alias ARN) or by it (a map run ARN). */
+const startedVia = (r: Rec, via: string | undefined): boolean => via === undefined || r.stateMachineVersionArn === via || r.stateMachineAliasArn === via || r.mapRunArn === via;
 
 /** Where a page ended: the start date and name of its last item. */
 export interface SfnCursor { startDate: number; name: string }
