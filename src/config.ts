@@ -67,6 +67,12 @@ export interface NodeOptions {
    * keeps closed standard executions); then its history, visibility entry and record are purged.
    */
   sfnRetentionDays?: number;
+  /**
+   * A Step Functions Local mock configuration file (AF_SFN_MOCK_CONFIG, else SFN_MOCK_CONFIG as Step
+   * Functions Local reads it): executions started as `<stateMachineArn>#<TestCaseName>` take their
+   * Task results from it. Checked at start-up: a bad file stops the node.
+   */
+  sfnMockConfig?: string;
 }
 
 export interface NodeConfig {
@@ -92,6 +98,8 @@ export interface NodeConfig {
   readonly recoveryConcurrency: number;
   readonly noOwnerRetryMs: number;
   readonly sfnRetentionMs: number;
+  /** The mock configuration file's path, if one is configured. */
+  readonly sfnMockConfig: string | undefined;
 }
 
 /** An integer option: the NodeOptions value, else its env var, else the default; checked against [min, max]. */
@@ -168,6 +176,7 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
     ...waits,
     cluster, apiReplyPrefixes, apiLimits, taskConsumerIdleMs, leaseTtlMs, leaseRenewMs, replicas,
     sfnRetentionMs: Math.round(sfnRetentionDays * DAY_MS),
+    sfnMockConfig: o.sfnMockConfig ?? (env.AF_SFN_MOCK_CONFIG || env.SFN_MOCK_CONFIG || undefined),
     sleepAfterMs,
     natsUrl: o.natsUrl ?? env.NATS_URL ?? 'nats://127.0.0.1:4222',
     natsAuth: Object.freeze({ ...(o.natsAuth ?? natsAuthFromEnv(env)) }),
