@@ -41,6 +41,7 @@ import { LeaseManager } from './cluster/lease-manager.js';
 import { assertNoClusterPeers } from './cluster/static-node-guard.js';
 import { healthz, Readiness, readyz } from './observability/readiness.js';
 import { RecoveryProgress } from './engine/recovery-progress.js';
+import { loadMockConfig } from './sfn/mocks/mock-config.js';
 
 /** A running engine node. */
 export interface EngineNode {
@@ -89,6 +90,9 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const resolved = resolveOptions(options);
   const log = options.logger ?? createLogger(resolved.logLevel);
   const httpConfig = options.http && resolveHttpOptions(options.http);
+  // Read before anything starts: a mock configuration that cannot be used stops the node here.
+  const sfnMocks = resolved.sfnMockConfig === undefined ? undefined : await loadMockConfig(resolved.sfnMockConfig);
+  if (sfnMocks) log.info({ file: resolved.sfnMockConfig, stateMachines: sfnMocks.stateMachines.size, mockedResponses: sfnMocks.responses.size }, 'Step Functions mock configuration loaded');
   const s = subjects(resolved.prefix);
   const inspector = options.inspect ? await startInspector(options.inspect === true ? {} : options.inspect, log.child({ c: 'inspect' })) : undefined;
   const started = Date.now();
@@ -160,7 +164,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   router.register(sfn.ownerOps());
   const ctx: ServiceContext = {
     registry, router, queues, store, visibility, sfnVisibility, sfnExecutions: sfn.records, subjects: s, clock, log,
-    region: config.region, account: config.account, tokens, pollHoldMs: config.pollHoldMs,
+    region: config.region, account: config.account, tokens, pollHoldMs: config.pollHoldMs, sfnMocks,
   };
   // The HTTP port listens before recovery, so /healthz and /readyz (503 until rebuilt) answer during it.
   let http: HttpGateway | undefined;
