@@ -28,6 +28,8 @@ import { startInspector, type InspectOptions, type NodeInspector } from './obser
 import { MeteredHistoryStore } from './observability/metered-history-store.js';
 import { NodeMetrics, nodeMetricSources } from './observability/metrics.js';
 import { SfnHost } from './sfn/kind/sfn-host.js';
+import { nodeIntegrations } from './sfn/integrations/node-integrations.js';
+import type { MockHook } from './sfn/integrations/integration.js';
 import { recordOf, sameVisibility, swfVisibilityAddress } from './swf/visibility-records.js';
 import { VisibilityPublisher } from './visibility/visibility-publisher.js';
 import { VisibilityFeed } from './visibility/visibility-feed.js';
@@ -42,6 +44,8 @@ import { assertNoClusterPeers } from './cluster/static-node-guard.js';
 import { healthz, Readiness, readyz } from './observability/readiness.js';
 import { RecoveryProgress } from './engine/recovery-progress.js';
 import { loadMockConfig } from './sfn/mocks/mock-config.js';
+import { createMockHook } from './sfn/mocks/mock-hook.js';
+import type { SfnExecutionRecord } from './sfn/kind/execution-records.js';
 
 /** A running engine node. */
 export interface EngineNode {
@@ -84,6 +88,8 @@ export interface StartOptions extends NodeOptions {
   inspect?: boolean | InspectOptions;
   /** How often a long start-up recovery logs its progress (ms; default 5,000). */
   recoveryLogMs?: number;
+  /** Answers Step Functions Tasks before they run (tests: Step Functions Local's mock config); see MockHook. */
+  sfnMock?: MockHook;
 }
 
 export async function startNode(options: StartOptions = {}): Promise<EngineNode> {
@@ -158,8 +164,16 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   router.register(swfOwnerOps(owner));
   // Step Functions executions: the second execution kind on the same engine (partitions, router, history, task lists).
   const recordEffects = new SfnRecordEffects({ subjects: s, jsm: nats.jsm, index: sfnVisibility, publisher: visPublisher, retention, retentionMs: config.sfnRetentionMs, log: log.child({ c: 'sfn' }) });
+  // Service integrations call this node's Step Functions actions as the NATS API would (ctx is set below, before any call).
+  const integrations = nodeIntegrations({
+    call: (action, input, signal) => sfnCall(action, input, signal), log: log.child({ c: 'sfn-integrations' }),
+    nc: nats.nc, natsPublishPrefix: config.sfnNatsPublishPrefix,
+  });
+  // A hook given by the caller, else the mock configuration's (it reads each execution's test case from its record).
+  const sfnMock: MockHook | undefined = options.sfnMock ?? (sfnMocks && createMockHook(sfnMocks, { get: (sm, name): Promise<SfnExecutionRecord | undefined> => sfn.records.get(sm, name) }));
   const sfn = new SfnHost({ nats, store, queues, router, registry, clock, tokens, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect, quarantine,
-    sleepAfterMs: config.sleepAfterMs, recoveryConcurrency: config.recoveryConcurrency, onConflict, onCommit: (events) => metrics.sfnCommitted(events), recordEffects });
+    sleepAfterMs: config.sleepAfterMs, recoveryConcurrency: config.recoveryConcurrency, onConflict, onCommit: (events) => metrics.sfnCommitted(events), recordEffects,
+    integrations, ...(sfnMock ? { mock: sfnMock } : {}) });
   metrics.watch(nodeMetricSources(owner, sfn, queues));
   router.register(sfn.ownerOps());
   const ctx: ServiceContext = {
@@ -171,6 +185,11 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   // On a time-skipping clock, time does not jump while a request is served (long polls aside).
   const swfOps = timeHeld(OPERATIONS, clock.skipping);
   const sfnOps = timeHeld(SFN_OPERATIONS, clock.skipping);
+  const sfnCall = (action: string, input: unknown, signal?: AbortSignal): Promise<unknown> => {
+    const op = Object.hasOwn(sfnOps, action) ? sfnOps[action] : undefined;
+    if (!op) return Promise.reject(new Error(`no Step Functions action ${action}`));
+    return op(ctx, input, signal);
+  };
   // In a cluster, partitions come and go with KV leases; each is rebuilt on every host before it is served.
   const clustered = config.cluster && !options.ownPartitions;
   const lm = clustered ? new LeaseManager(await LeaseStore.open(nats.nc, s, config.leaseTtlMs, nats.replicas), [owner, retention, sfn], router,

@@ -1,20 +1,7 @@
-import type { IntegrationResult } from '../integrations/integration.js';
+import type { MockHook } from '../integrations/integration.js';
 import type { SfnExecutionRecord } from '../kind/execution-records.js';
 import { parseArn } from '../arns.js';
 import { mockedResult, type MockConfig } from './mock-config.js';
-
-/** What the Step Functions host asks before it invokes a Task's service or enqueues its activity task. */
-export interface MockQuery {
-  executionArn: string;
-  stateName: string;
-  /** The Task's Resource ARN (an activity's or a service integration's). */
-  resource: string;
-  /** Earlier schedules of this state in the execution (0 for the first). */
-  attempt: number;
-}
-
-/** The host's hook: a mocked result replaces the Task's work; undefined lets the Task run as written. */
-export type MockHookFn = (m: MockQuery) => Promise<IntegrationResult | undefined>;
 
 /** Where the hook reads an execution's test case (its record, kept in KV, so it survives a restart). */
 export interface TestCaseRecords {
@@ -29,7 +16,7 @@ const MAX_CACHED = 10_000;
  * `<stateMachineArn>#<TestCaseName>`. The execution's test case is read from its record once and
  * cached per execution (a Task of an execution without one costs a map lookup after its first).
  */
-export function createMockHook(config: MockConfig, records: TestCaseRecords): MockHookFn {
+export function createMockHook(config: MockConfig, records: TestCaseRecords): MockHook {
   const cache = new Map<string, { stateMachineName: string; testCase?: string }>();
   const testCaseOf = async (executionArn: string) => {
     const held = cache.get(executionArn);
