@@ -17,7 +17,7 @@ import { createMachine, fullHistory, rejection, sfnClient, waitClosed } from '..
  */
 const MOCKS = {
   StateMachines: {
-    Kinds: { TestCases: { AllMocked: { Activity: 'ActivityDone', Http: 'HttpOk', Lambda: 'LambdaHello', Child: 'ChildDone', Publish: 'Published' } } },
+    Kinds: { TestCases: { AllMocked: { Activity: 'ActivityDone', Http: 'HttpOk', Lambda: 'LambdaHello', Child: 'ChildDone', Publish: 'Published', Callback: 'Approved' } } },
     Caught: { TestCases: { LambdaFails: { Lambda: 'LambdaServiceError' } } },
     Retrying: { TestCases: { RetryPath: { Lambda: 'LambdaRetry' }, TooFewMocks: { Lambda: 'LambdaFailsThrice' } } },
     Hybrid: { TestCases: { HybridPath: { Lambda: 'LambdaHello' } } },
@@ -29,6 +29,7 @@ const MOCKS = {
     LambdaHello: { 0: { Return: { StatusCode: 200, Payload: { StatusCode: 200, body: 'Hello from Lambda!' } } } },
     ChildDone: { 0: { Return: { Status: 'SUCCEEDED', Output: { child: 'done' } } } },
     Published: { 0: { Return: { Subject: 'af.sfn.out.orders' } } },
+    Approved: { 0: { Return: { approved: true } } },
     LambdaServiceError: { 0: { Throw: { Error: 'Lambda.ServiceException', Cause: 'The service is down.' } } },
     LambdaRetry: {
       0: { Throw: { Error: 'Lambda.ResourceNotReadyException', Cause: 'Lambda resource is not ready.' } },
@@ -76,7 +77,12 @@ beforeAll(async () => {
         Parameters: { StateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:NoSuchChild', Input: {} },
         ResultSelector: { 'out.$': '$.Output' }, ResultPath: '$.child', Next: 'Publish',
       },
-      Publish: { Type: 'Task', Resource: 'arn:actorflow:states:::nats:publish', Parameters: { Subject: 'orders', 'Message.$': '$' }, ResultPath: '$.published', End: true },
+      Publish: { Type: 'Task', Resource: 'arn:actorflow:states:::nats:publish', Parameters: { Subject: 'orders', 'Message.$': '$' }, ResultPath: '$.published', Next: 'Callback' },
+      // A callback mocked: its Return is what SendTaskSuccess would have sent; no token is waited for.
+      Callback: {
+        Type: 'Task', Resource: 'arn:actorflow:states:::nats:publish.waitForTaskToken',
+        Parameters: { Subject: 'approvals', Message: { 'token.$': '$$.Task.Token' } }, ResultPath: '$.callback', End: true,
+      },
     },
   }, 'Kinds');
   arns.Caught = await createMachine(sfn, {
@@ -106,7 +112,7 @@ const start = async (target: string, input: object = {}, name?: string) =>
 const eventTypes = async (executionArn: string) => (await fullHistory(sfn, executionArn)).map((e) => e.type ?? '');
 
 describe('a mocked test case for each kind of Task', () => {
-  it('runs an activity, http:invoke, lambda:invoke, states:startExecution and nats:publish from the mocks alone', async () => {
+  it('runs an activity, http:invoke, lambda:invoke, states:startExecution, nats:publish and a callback from the mocks alone', async () => {
     const published: string[] = [];
     const sub = node.nats.nc.subscribe(`${node.config.prefix}.sfn.out.>`, { callback: (_e, m) => { published.push(m.subject); } });
     const executionArn = await start(`${arns.Kinds}#AllMocked`, { order: 1 }, 'all-mocked');
@@ -115,14 +121,15 @@ describe('a mocked test case for each kind of Task', () => {
     expect({ status: d.status, error: d.error, cause: d.cause }).toEqual({ status: 'SUCCEEDED', error: undefined, cause: undefined });
     expect(JSON.parse(d.output!)).toEqual({
       order: 1, activity: { worked: true }, http: { id: 7 }, lambda: { body: 'Hello from Lambda!' }, child: { out: { child: 'done' } },
-      published: { Subject: 'af.sfn.out.orders' },
+      published: { Subject: 'af.sfn.out.orders' }, callback: { approved: true },
     });
     // DescribeExecution names the state machine without the test case, as Step Functions Local does.
     expect({ sm: d.stateMachineArn, arn: d.executionArn }).toEqual({ sm: arns.Kinds, arn: arns.Kinds.replace(':stateMachine:', ':execution:') + ':all-mocked' });
     const types = await eventTypes(executionArn);
     // The activity as a worker would have run it, the service Tasks as their services would have answered.
     expect(types.filter((t) => t.startsWith('Activity'))).toEqual(['ActivityScheduled', 'ActivityStarted', 'ActivitySucceeded']);
-    expect(types.filter((t) => t === 'TaskSucceeded').length).toBe(4);
+    expect(types.filter((t) => t === 'TaskSucceeded').length).toBe(5);
+    expect(types).not.toContain('TaskSubmitted');
     expect(published).toEqual([]);
   }, 30_000);
 
