@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  CreateActivityCommand, DescribeExecutionCommand, GetActivityTaskCommand, SendTaskSuccessCommand, SFNClient, StartExecutionCommand,
+  CreateActivityCommand, DescribeExecutionCommand, GetActivityTaskCommand, PublishStateMachineVersionCommand, SendTaskSuccessCommand, SFNClient,
+  StartExecutionCommand,
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineNode } from '../../src/server.js';
@@ -175,6 +176,13 @@ describe('choosing a test case', () => {
     expect((await rejection(start(`${arns.Kinds}#`))).name).toBe('InvalidName');
     expect((await rejection(start(`${arns.Kinds.replace(/:Kinds$/, ':Gone')}#AllMocked`))).name).toBe('StateMachineDoesNotExist');
   });
+
+  it('takes a test case on a version ARN too: the test case belongs to the state machine', async () => {
+    const { stateMachineVersionArn } = await sfn.send(new PublishStateMachineVersionCommand({ stateMachineArn: arns.Caught }));
+    const d = await waitClosed(sfn, await start(`${stateMachineVersionArn}#LambdaFails`, { v: 1 }));
+    expect({ status: d.status, sm: d.stateMachineArn, version: d.stateMachineVersionArn }).toEqual({ status: 'SUCCEEDED', sm: arns.Caught, version: stateMachineVersionArn });
+    expect(JSON.parse(d.output!)).toMatchObject({ err: { Error: 'Lambda.ServiceException' } });
+  }, 30_000);
 
   it('runs the state machine as written without a test case (no Lambda is configured, so its Lambda Task fails)', async () => {
     const d = await waitClosed(sfn, await start(arns.Caught));
