@@ -87,6 +87,12 @@ export interface NodeOptions {
   sfnHttp?: unknown;
   /** The Lambda Invoke endpoint of lambda:invoke tasks (AF_SFN_LAMBDA_ENDPOINT, region, credentials). */
   sfnLambda?: LambdaTargetOptions;
+  /**
+   * A Step Functions Local mock configuration file (AF_SFN_MOCK_CONFIG, else SFN_MOCK_CONFIG as Step
+   * Functions Local reads it): executions started as `<stateMachineArn>#<TestCaseName>` take their
+   * Task results from it. Checked at start-up: a bad file stops the node.
+   */
+  sfnMockConfig?: string;
 }
 
 export interface NodeConfig {
@@ -116,6 +122,8 @@ export interface NodeConfig {
   readonly sfnHttp: HttpTaskConfig;
   readonly sfnLambda: LambdaTarget | undefined;
   readonly sfnNatsPublishPrefix: string;
+  /** The mock configuration file's path, if one is configured. */
+  readonly sfnMockConfig: string | undefined;
 }
 
 /** AF_SFN_NATS_PUBLISH_PREFIX: a literal subject clear of the engine's own subjects. */
@@ -210,6 +218,7 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
     sfnLambda: resolveLambdaTarget(o.sfnLambda, env, region),
     cluster, apiReplyPrefixes, apiLimits, taskConsumerIdleMs, leaseTtlMs, leaseRenewMs, replicas,
     sfnRetentionMs: Math.round(sfnRetentionDays * DAY_MS),
+    sfnMockConfig: o.sfnMockConfig ?? (env.AF_SFN_MOCK_CONFIG || env.SFN_MOCK_CONFIG || undefined),
     sleepAfterMs, mapRunChildren,
     natsUrl: o.natsUrl ?? env.NATS_URL ?? 'nats://127.0.0.1:4222',
     natsAuth: Object.freeze({ ...(o.natsAuth ?? natsAuthFromEnv(env)) }),

@@ -43,6 +43,9 @@ import { LeaseManager } from './cluster/lease-manager.js';
 import { assertNoClusterPeers } from './cluster/static-node-guard.js';
 import { healthz, Readiness, readyz } from './observability/readiness.js';
 import { RecoveryProgress } from './engine/recovery-progress.js';
+import { loadMockConfig } from './sfn/mocks/mock-config.js';
+import { createMockHook } from './sfn/mocks/mock-hook.js';
+import type { SfnExecutionRecord } from './sfn/kind/execution-records.js';
 
 /** A running engine node. */
 export interface EngineNode {
@@ -93,6 +96,9 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const resolved = resolveOptions(options);
   const log = options.logger ?? createLogger(resolved.logLevel);
   const httpConfig = options.http && resolveHttpOptions(options.http);
+  // Read before anything starts: a mock configuration that cannot be used stops the node here.
+  const sfnMocks = resolved.sfnMockConfig === undefined ? undefined : await loadMockConfig(resolved.sfnMockConfig);
+  if (sfnMocks) log.info({ file: resolved.sfnMockConfig, stateMachines: sfnMocks.stateMachines.size, mockedResponses: sfnMocks.responses.size }, 'Step Functions mock configuration loaded');
   const s = subjects(resolved.prefix);
   const inspector = options.inspect ? await startInspector(options.inspect === true ? {} : options.inspect, log.child({ c: 'inspect' })) : undefined;
   const started = Date.now();
@@ -163,14 +169,16 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
     call: (action, input, signal) => sfnCall(action, input, signal), log: log.child({ c: 'sfn-integrations' }),
     nc: nats.nc, natsPublishPrefix: config.sfnNatsPublishPrefix, http: config.sfnHttp, lambda: config.sfnLambda,
   });
+  // A hook given by the caller, else the mock configuration's (it reads each execution's test case from its record).
+  const sfnMock: MockHook | undefined = options.sfnMock ?? (sfnMocks && createMockHook(sfnMocks, { get: (sm, name): Promise<SfnExecutionRecord | undefined> => sfn.records.get(sm, name) }));
   const sfn = new SfnHost({ nats, store, queues, router, registry, clock, tokens, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect, quarantine,
     sleepAfterMs: config.sleepAfterMs, mapRunChildren: config.mapRunChildren, recoveryConcurrency: config.recoveryConcurrency, onConflict, onCommit: (events) => metrics.sfnCommitted(events), recordEffects,
-    integrations, ...(options.sfnMock ? { mock: options.sfnMock } : {}) });
+    integrations, ...(sfnMock ? { mock: sfnMock } : {}) });
   metrics.watch(nodeMetricSources(owner, sfn, queues));
   router.register(sfn.ownerOps());
   const ctx: ServiceContext = {
     registry, router, queues, store, visibility, sfnVisibility, sfnExecutions: sfn.records, sfnMapRuns: sfn.mapRunRecords, subjects: s, clock, log,
-    region: config.region, account: config.account, tokens, pollHoldMs: config.pollHoldMs,
+    region: config.region, account: config.account, tokens, pollHoldMs: config.pollHoldMs, sfnMocks,
   };
   // The HTTP port listens before recovery, so /healthz and /readyz (503 until rebuilt) answer during it.
   let http: HttpGateway | undefined;

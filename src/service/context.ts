@@ -10,6 +10,7 @@ import type { ExecutionRecords } from '../sfn/kind/execution-records.js';
 import type { SfnVisibilityIndex } from '../sfn/visibility/sfn-visibility-index.js';
 import type { MapRunRecords } from '../sfn/map-runs/map-run-records.js';
 import type { TaskTokens } from '../engine/task-token.js';
+import type { MockConfig } from '../sfn/mocks/mock-config.js';
 
 /** Everything an operation needs; built once per node and shared by both transports. */
 export interface ServiceContext {
@@ -34,6 +35,8 @@ export interface ServiceContext {
   sfnVisibility?: SfnVisibilityIndex;
   /** The Distributed Map runs' records (set with sfnExecutions). */
   sfnMapRuns?: MapRunRecords;
+  /** The Step Functions Local mock configuration, when the node loaded one (StartExecution's `#TestCase`). */
+  sfnMocks?: MockConfig;
   /**
    * Set per request by the HTTP gateway for an access key limited to some domains: ListDomains shows
    * only the domains it allows (every other operation is refused before it runs; see transport/domain-access.ts).

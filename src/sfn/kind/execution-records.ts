@@ -34,6 +34,8 @@ export interface SfnExecutionRecord {
   /** The revision of the state machine (or version) the definition came from, and when it was made (epoch ms). */
   revisionId?: string;
   definitionDate?: number;
+  /** The mock configuration's test case it runs (started as `<stateMachineArn>#<TestCaseName>`). */
+  mockTestCase?: string;
 }
 
 export const executionKey = (stateMachineName: string, name: string): string => `x.${kvToken(stateMachineName)}.${kvToken(name)}`;

@@ -281,7 +281,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     }
     if (!(await this.records.create(rec))) {
       const held = await this.records.get(rec.stateMachineName, rec.name);
-      if (held?.status === 'RUNNING' && held.input === rec.input && held.stateMachineArn === rec.stateMachineArn) {
+      if (held?.status === 'RUNNING' && held.input === rec.input && held.stateMachineArn === rec.stateMachineArn && held.mockTestCase === rec.mockTestCase) {
         // Idempotent only once the execution has its history: wait for a start still on its way
         // (its failure is this caller's too); a record left without history is started now.
         const starting = this.starting.get(held.executionArn);

@@ -4,11 +4,12 @@ import type { SfnExecutionRecord } from '../kind/execution-records.js';
 import type { AliasRoute, StateMachineRecord } from '../records.js';
 import type { ServiceContext } from '../../service/context.js';
 import { findAlias, findVersion, requireStateMachine } from '../lookup.js';
+import { hasTestCase } from '../mocks/mock-config.js';
 
 /** What StartExecution runs: the state machine it belongs to and the record fields of the definition it runs. */
 export interface StartTarget {
   stateMachine: StateMachineRecord;
-  runs: Pick<SfnExecutionRecord, 'definition' | 'roleArn' | 'revisionId' | 'definitionDate' | 'stateMachineVersionArn' | 'stateMachineAliasArn'>;
+  runs: Pick<SfnExecutionRecord, 'definition' | 'roleArn' | 'revisionId' | 'definitionDate' | 'stateMachineVersionArn' | 'stateMachineAliasArn' | 'mockTestCase'>;
 }
 
 const doesNotExist = (arn: unknown) => new Fault('StateMachineDoesNotExist', `State Machine Does Not Exist: '${String(arn)}'`);
@@ -41,9 +42,31 @@ export function pickRoute(aliasArn: string, routes: readonly AliasRoute[]): Alia
 
 /**
  * The definition StartExecution's `stateMachineArn` names: the state machine's latest revision, a
- * published version (`…:<n>`), or the version an alias (`…:<alias>`) draws by weight.
+ * published version (`…:<n>`), or the version an alias (`…:<alias>`) draws by weight; with a
+ * `#<TestCaseName>` suffix (a mock configuration loaded), that test case of the state machine.
  */
-export async function resolveStartTarget(ctx: ServiceContext, arn: unknown): Promise<StartTarget> {
+export async function resolveStartTarget(ctx: ServiceContext, given: unknown): Promise<StartTarget> {
+  const { arn, testCase } = splitTestCase(ctx, given);
+  const target = await resolveDefinition(ctx, arn);
+  if (testCase === undefined) return target;
+  const name = target.stateMachine.name;
+  if (!hasTestCase(ctx.sfnMocks!, name, testCase)) {
+    throw new Fault('InvalidName', `Invalid mock test case name '${testCase.slice(0, 256)}' for state machine '${name}': the mock configuration does not define it.`);
+  }
+  return { ...target, runs: { ...target.runs, mockTestCase: testCase } };
+}
+
+/**
+ * Step Functions Local's `<stateMachineArn>#<TestCaseName>`, read only when the node has a mock
+ * configuration (without one, `#` is not allowed in an ARN and the whole value is an InvalidArn, as on AWS).
+ */
+function splitTestCase(ctx: ServiceContext, arn: unknown): { arn: unknown; testCase?: string } {
+  if (!ctx.sfnMocks || typeof arn !== 'string') return { arn };
+  const at = arn.indexOf('#');
+  return at < 0 ? { arn } : { arn: arn.slice(0, at), testCase: arn.slice(at + 1) };
+}
+
+async function resolveDefinition(ctx: ServiceContext, arn: unknown): Promise<StartTarget> {
   const ref = parseStateMachineRef(arn, 'stateMachineArn', { version: true, alias: true });
   let versionArn: string | undefined;
   let aliasArn: string | undefined;
