@@ -31,6 +31,9 @@ function executionArnOf(stateMachineArn: unknown, name: string): string | undefi
 /** What a child's start answered (StartExecution's members, the date in epoch seconds). */
 interface Started { executionArn: string; startDate: number }
 
+/** How long an aborted `.sync` call waits for its parent to close before it takes the abort for the node letting the parent go. */
+const PARENT_CLOSE_MS = 2_000;
+
 /** Why the parent's task stopped a `.sync` child, in AWS's words. */
 const abortCause = (parentArn: string) =>
   `The Task state in AWS Step Functions execution [${parentArn}] which was managing this resource was aborted`;
@@ -75,7 +78,7 @@ export class StartExecutionIntegration implements Integration {
       closed = await awaitExecution(this.deps, started.executionArn, call.signal);
     } catch (err) {
       if (!call.signal.aborted) return refusalResult(err);
-      await this.stopChild(started.executionArn, call.executionArn);
+      if (await this.taskEnded(call)) await this.stopChild(started.executionArn, call.executionArn);
       return { ok: false, error: 'States.Runtime', cause: abortCause(call.executionArn) };
     }
     return closedResult(closed, pattern === 'sync:2');
@@ -108,6 +111,21 @@ export class StartExecutionIntegration implements Integration {
       throw new Fault('ExecutionLimitExceeded', `Execution Limit Exceeded: child executions nest at most ${MAX_CHILD_DEPTH} deep, and '${call.executionArn}' is at depth ${depth - 1}`);
     }
     return depth;
+  }
+
+  /**
+   * Whether an aborted call's Task really ended (its deadline passed, or the parent closed: stopped,
+   * timed out, failed) rather than this node letting the parent go (a shutdown, a partition moving):
+   * then the parent's next owner invokes the task again and finds the child running.
+   */
+  private async taskEnded(call: IntegrationCall): Promise<boolean> {
+    if (call.deadline !== undefined && Date.now() >= call.deadline) return true;
+    try {
+      await awaitExecution(this.deps, call.executionArn, AbortSignal.timeout(PARENT_CLOSE_MS));
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private async stopChild(childArn: string, parentArn: string): Promise<void> {
