@@ -1,11 +1,14 @@
 import type { NatsConnection } from '@nats-io/transport-node';
+import type { Subjects } from '../../nats/subjects.js';
 import type { IntegrationDeps } from './integration.js';
 import { natsPublishIntegration } from './nats-publish.js';
 import { IntegrationRegistry } from './registry.js';
+import { StartExecutionIntegration } from './start-execution.js';
 
 /** What the node hands its integrations. */
 export interface NodeIntegrationDeps extends IntegrationDeps {
   nc: NatsConnection;
+  subjects: Subjects;
   /** AF_SFN_NATS_PUBLISH_PREFIX, resolved. */
   natsPublishPrefix: string;
 }
@@ -16,5 +19,6 @@ export interface NodeIntegrationDeps extends IntegrationDeps {
  */
 export function nodeIntegrations(deps: NodeIntegrationDeps): IntegrationRegistry {
   return new IntegrationRegistry()
-    .register(natsPublishIntegration({ nc: deps.nc, prefix: deps.natsPublishPrefix }));
+    .register(natsPublishIntegration({ nc: deps.nc, prefix: deps.natsPublishPrefix }))
+    .register(new StartExecutionIntegration(deps));
 }

@@ -73,6 +73,8 @@ export class StartExecutionIntegration implements Integration {
     }
     const pattern = call.service.pattern;
     if (pattern !== 'sync' && pattern !== 'sync:2') return { ok: true, output: startedOutput(started) };
+    // AWS records TaskSubmitted with StartExecution's answer before it waits for the child.
+    call.submitted?.(startedOutput(started));
     let closed: DescribedExecution;
     try {
       closed = await awaitExecution(this.deps, started.executionArn, call.signal);
