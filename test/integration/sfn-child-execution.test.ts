@@ -1,10 +1,11 @@
 import {
   CreateActivityCommand, CreateStateMachineAliasCommand, DescribeExecutionCommand, GetActivityTaskCommand, ListExecutionsCommand,
-  PublishStateMachineVersionCommand, SendTaskSuccessCommand, StartExecutionCommand, StopExecutionCommand, type HistoryEvent,
+  PublishStateMachineVersionCommand, SendTaskSuccessCommand, StartExecutionCommand, StopExecutionCommand, UpdateStateMachineCommand, type HistoryEvent,
 } from '@aws-sdk/client-sfn';
 import { describe, expect, it } from 'vitest';
 import { createMachine, fullHistory, sfnHttpEngineForFile, waitClosed } from '../helpers/sfn-http.js';
 import { until } from '../helpers/until.js';
+import { MAX_CHILD_DEPTH } from '../../src/sfn/integrations/child-executions-lineage.js';
 
 const h = sfnHttpEngineForFile();
 const sfn = () => h.sfn;
@@ -143,4 +144,20 @@ describe('nested state machines through @aws-sdk/client-sfn', () => {
     const d = await waitClosed(sfn(), parent);
     expect(JSON.parse(d.output!)).toMatchObject({ Output: { got: 3 }, StateMachineAliasArn: stateMachineAliasArn, StateMachineVersionArn: stateMachineVersionArn });
   }, 30_000);
+
+  it(`a machine that starts itself stops ${MAX_CHILD_DEPTH} levels down: StepFunctions.ExecutionLimitExceededException`, async () => {
+    const self = await createMachine(sfn(), WAIT_FOREVER);
+    const task = { Type: 'Task', Resource: 'arn:aws:states:::states:startExecution.sync:2', Parameters: { StateMachineArn: self, Input: {} }, End: true };
+    await sfn().send(new UpdateStateMachineCommand({ stateMachineArn: self, definition: JSON.stringify({ StartAt: 'Again', States: { Again: task } }) }));
+    const { executionArn } = await sfn().send(new StartExecutionCommand({ stateMachineArn: self }));
+    const d = await waitClosed(sfn(), executionArn!, 30_000);
+    expect({ status: d.status, error: d.error }).toEqual({ status: 'FAILED', error: 'States.TaskFailed' });
+    const { executions } = await sfn().send(new ListExecutionsCommand({ stateMachineArn: self }));
+    expect(executions!.length).toBe(MAX_CHILD_DEPTH + 1);
+    expect(new Set(executions!.map((e) => e.status))).toEqual(new Set(['FAILED']));
+    // The deepest one is refused its child, with the fault the Task reports for a refused StartExecution.
+    const deepest = executions!.find((e) => e.name!.includes(`.c${MAX_CHILD_DEPTH}.`))!;
+    const failed = await sfn().send(new DescribeExecutionCommand({ executionArn: deepest.executionArn }));
+    expect(failed.error).toBe('StepFunctions.ExecutionLimitExceededException');
+  }, 40_000);
 });
