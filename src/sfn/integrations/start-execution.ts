@@ -44,7 +44,8 @@ const abortCause = (parentArn: string) =>
  * ARN) on this engine. Without a Name the child's name is derived from the parent and the task's
  * scheduling attempt, so the host's re-invocation after a crash finds the same child (StartExecution
  * is idempotent for a running one; a closed one is described instead). `.sync` waits for the child
- * (awaitExecution) and stops it when the parent's task ends first, as AWS does.
+ * (awaitExecution) and stops it when the parent's task ends first, as AWS does (not when this node
+ * merely lets the parent go: its next owner invokes the task again and waits on).
  */
 export class StartExecutionIntegration implements Integration {
   readonly resourceType = 'states';
@@ -92,7 +93,7 @@ export class StartExecutionIntegration implements Integration {
     const depth = await this.childDepth(call);
     const name = given ? params.Name : childName(call.executionArn, call.stateName, call.taskKey, depth);
     const input = inputText(params.Input);
-    const request = { stateMachineArn: params.StateMachineArn, input, ...(name !== undefined ? { name } : {}) };
+    const request = { stateMachineArn: params.StateMachineArn, input, name };
     try {
       return await this.deps.call('StartExecution', request, call.signal) as Started;
     } catch (err) {
