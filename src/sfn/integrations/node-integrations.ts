@@ -1,6 +1,10 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Subjects } from '../../nats/subjects.js';
+import type { HttpTaskConfig } from './http-config.js';
+import { HttpInvokeIntegration } from './http-invoke.js';
 import type { IntegrationDeps } from './integration.js';
+import type { LambdaTarget } from './lambda-config.js';
+import { LambdaInvokeIntegration } from './lambda-invoke.js';
 import { natsPublishIntegration } from './nats-publish.js';
 import { IntegrationRegistry } from './registry.js';
 import { StartExecutionIntegration } from './start-execution.js';
@@ -11,6 +15,10 @@ export interface NodeIntegrationDeps extends IntegrationDeps {
   subjects: Subjects;
   /** AF_SFN_NATS_PUBLISH_PREFIX, resolved. */
   natsPublishPrefix: string;
+  /** AF_SFN_HTTP_CONFIG, resolved: the hosts and connections of http:invoke. */
+  http: HttpTaskConfig;
+  /** AF_SFN_LAMBDA_*, resolved: where lambda:invoke calls (none: those tasks fail at run time). */
+  lambda: LambdaTarget | undefined;
 }
 
 /**
@@ -20,5 +28,7 @@ export interface NodeIntegrationDeps extends IntegrationDeps {
 export function nodeIntegrations(deps: NodeIntegrationDeps): IntegrationRegistry {
   return new IntegrationRegistry()
     .register(natsPublishIntegration({ nc: deps.nc, prefix: deps.natsPublishPrefix }))
+    .register(new HttpInvokeIntegration(deps.http))
+    .register(new LambdaInvokeIntegration(deps.lambda))
     .register(new StartExecutionIntegration(deps));
 }
