@@ -167,7 +167,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   // Service integrations call this node's Step Functions actions as the NATS API would (ctx is set below, before any call).
   const integrations = nodeIntegrations({
     call: (action, input, signal) => sfnCall(action, input, signal), log: log.child({ c: 'sfn-integrations' }),
-    nc: nats.nc, natsPublishPrefix: config.sfnNatsPublishPrefix, http: config.sfnHttp, lambda: config.sfnLambda,
+    nc: nats.nc, subjects: s, natsPublishPrefix: config.sfnNatsPublishPrefix, http: config.sfnHttp, lambda: config.sfnLambda,
   });
   // A hook given by the caller, else the mock configuration's (it reads each execution's test case from its record).
   const sfnMock: MockHook | undefined = options.sfnMock ?? (sfnMocks && createMockHook(sfnMocks, { get: (sm, name): Promise<SfnExecutionRecord | undefined> => sfn.records.get(sm, name) }));

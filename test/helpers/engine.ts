@@ -73,6 +73,8 @@ export interface NodesOnOneNats {
   readonly nodes: EngineNode[];
   /** A node on that NATS (4 partitions unless `opts` say otherwise), stopped by afterAll unless the test did. */
   startEngine(opts?: StartOptions): Promise<EngineNode>;
+  /** Stops `node` (an engine restart) and starts the node that comes after it with `opts`. */
+  replace(node: EngineNode, opts?: StartOptions): Promise<EngineNode>;
 }
 
 /** For a test file: beforeAll starts a nats-server and a client; afterAll stops the client, the nodes left and the server. */
@@ -97,6 +99,11 @@ export function useNodesOnOneNats(): NodesOnOneNats {
       const node = await startNode({ natsUrl: server!.url, partitions: 4, logger: pino({ level: process.env.AF_TEST_LOG ?? 'silent' }), ...opts });
       nodes.push(node);
       return node;
+    },
+    async replace(node, opts = {}) {
+      await node.stop();
+      nodes.splice(nodes.indexOf(node), 1);
+      return this.startEngine(opts);
     },
   };
 }

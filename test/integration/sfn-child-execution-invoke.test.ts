@@ -8,6 +8,7 @@ import type { ChildWatchDeps } from '../../src/sfn/integrations/child-executions
 import { childName, depthInName, depthOf, MAX_CHILD_DEPTH, STARTED_BY } from '../../src/sfn/integrations/child-executions-lineage.js';
 import { StartExecutionIntegration } from '../../src/sfn/integrations/start-execution.js';
 import { createMachine, startSfnHttpEngine, waitClosed, type SfnHttpEngine } from '../helpers/sfn-http.js';
+import { until } from '../helpers/until.js';
 
 let h: SfnHttpEngine | undefined;
 let integration: StartExecutionIntegration;
@@ -117,22 +118,46 @@ describe('states:startExecution invoked against a real engine', () => {
     }
   });
 
-  it('an aborted task stops its .sync child with AWS\'s cause', async () => {
+  /** Invokes `.sync` on a child that waits ten minutes; answers the call, its abort controller and (once started) the child. */
+  async function syncChild(p: string, deadline?: number) {
     const sm = await createMachine(sfn(), WAIT_FOREVER);
-    const p = await parent();
     const ac = new AbortController();
-    calls = [];
-    const running = integration.invoke(taskCall('startExecution.sync', { StateMachineArn: sm }, p, { signal: ac.signal }));
-    await new Promise((r) => setTimeout(r, 300));
-    expect(calls).toContain('StartExecution');
-    ac.abort(new Error('parent stopped'));
-    const r = await running;
-    expect(r.ok).toBe(false);
-    const childArn = (await h!.engine.client.call('ListExecutions', { stateMachineArn: sm })).executions[0].executionArn as string;
-    const d = await waitClosed(sfn(), childArn);
-    expect({ status: d.status, cause: d.cause }).toEqual({
-      status: 'ABORTED', cause: `The Task state in AWS Step Functions execution [${p}] which was managing this resource was aborted`,
+    const running = integration.invoke({ ...taskCall('startExecution.sync', { StateMachineArn: sm }, p, { signal: ac.signal }), ...(deadline !== undefined ? { deadline } : {}) });
+    let childArn = '';
+    await until(async () => {
+      childArn = (await h!.engine.client.call('ListExecutions', { stateMachineArn: sm })).executions[0]?.executionArn ?? '';
+      return childArn !== '';
     });
+    parents.push(childArn);
+    return { running, ac, childArn };
+  }
+  const abortCause = (p: string) => `The Task state in AWS Step Functions execution [${p}] which was managing this resource was aborted`;
+
+  it('a task aborted because its parent closed stops its .sync child with AWS\'s cause', async () => {
+    const p = await parent();
+    const { running, ac, childArn } = await syncChild(p);
+    await sfn().send(new StopExecutionCommand({ executionArn: p }));
+    ac.abort(new Error('parent stopped'));
+    expect(await running).toEqual({ ok: false, error: 'States.Runtime', cause: abortCause(p) });
+    const d = await waitClosed(sfn(), childArn);
+    expect({ status: d.status, cause: d.cause }).toEqual({ status: 'ABORTED', cause: abortCause(p) });
+  });
+
+  it('a task aborted past its deadline (TimeoutSeconds) stops its child too', async () => {
+    const p = await parent();
+    const { running, ac, childArn } = await syncChild(p, Date.now() + 200);
+    await new Promise((r) => setTimeout(r, 300));
+    ac.abort();
+    await running;
+    expect((await waitClosed(sfn(), childArn)).status).toBe('ABORTED');
+  });
+
+  it('a call aborted while its parent runs on (this node letting the parent go) leaves the child running', async () => {
+    const p = await parent();
+    const { running, ac, childArn } = await syncChild(p);
+    ac.abort();
+    await running;
+    expect((await describeChild(childArn)).status).toBe('RUNNING');
   });
 
   it('.waitForTaskToken starts the child with the token in its input and answers StartExecution\'s output', async () => {

@@ -1,4 +1,5 @@
 import type { NatsConnection } from '@nats-io/transport-node';
+import type { Subjects } from '../../nats/subjects.js';
 import type { HttpTaskConfig } from './http-config.js';
 import { HttpInvokeIntegration } from './http-invoke.js';
 import type { IntegrationDeps } from './integration.js';
@@ -6,10 +7,12 @@ import type { LambdaTarget } from './lambda-config.js';
 import { LambdaInvokeIntegration } from './lambda-invoke.js';
 import { natsPublishIntegration } from './nats-publish.js';
 import { IntegrationRegistry } from './registry.js';
+import { StartExecutionIntegration } from './start-execution.js';
 
 /** What the node hands its integrations. */
 export interface NodeIntegrationDeps extends IntegrationDeps {
   nc: NatsConnection;
+  subjects: Subjects;
   /** AF_SFN_NATS_PUBLISH_PREFIX, resolved. */
   natsPublishPrefix: string;
   /** AF_SFN_HTTP_CONFIG, resolved: the hosts and connections of http:invoke. */
@@ -26,5 +29,6 @@ export function nodeIntegrations(deps: NodeIntegrationDeps): IntegrationRegistry
   return new IntegrationRegistry()
     .register(natsPublishIntegration({ nc: deps.nc, prefix: deps.natsPublishPrefix }))
     .register(new HttpInvokeIntegration(deps.http))
-    .register(new LambdaInvokeIntegration(deps.lambda));
+    .register(new LambdaInvokeIntegration(deps.lambda))
+    .register(new StartExecutionIntegration(deps));
 }

@@ -31,6 +31,9 @@ function executionArnOf(stateMachineArn: unknown, name: string): string | undefi
 /** What a child's start answered (StartExecution's members, the date in epoch seconds). */
 interface Started { executionArn: string; startDate: number }
 
+/** How long an aborted `.sync` call waits for its parent to close before it takes the abort for the node letting the parent go. */
+const PARENT_CLOSE_MS = 2_000;
+
 /** Why the parent's task stopped a `.sync` child, in AWS's words. */
 const abortCause = (parentArn: string) =>
   `The Task state in AWS Step Functions execution [${parentArn}] which was managing this resource was aborted`;
@@ -41,7 +44,8 @@ const abortCause = (parentArn: string) =>
  * ARN) on this engine. Without a Name the child's name is derived from the parent and the task's
  * scheduling attempt, so the host's re-invocation after a crash finds the same child (StartExecution
  * is idempotent for a running one; a closed one is described instead). `.sync` waits for the child
- * (awaitExecution) and stops it when the parent's task ends first, as AWS does.
+ * (awaitExecution) and stops it when the parent's task ends first, as AWS does (not when this node
+ * merely lets the parent go: its next owner invokes the task again and waits on).
  */
 export class StartExecutionIntegration implements Integration {
   readonly resourceType = 'states';
@@ -70,12 +74,14 @@ export class StartExecutionIntegration implements Integration {
     }
     const pattern = call.service.pattern;
     if (pattern !== 'sync' && pattern !== 'sync:2') return { ok: true, output: startedOutput(started) };
+    // AWS records TaskSubmitted with StartExecution's answer before it waits for the child.
+    call.submitted?.(startedOutput(started));
     let closed: DescribedExecution;
     try {
       closed = await awaitExecution(this.deps, started.executionArn, call.signal);
     } catch (err) {
       if (!call.signal.aborted) return refusalResult(err);
-      await this.stopChild(started.executionArn, call.executionArn);
+      if (await this.taskEnded(call)) await this.stopChild(started.executionArn, call.executionArn);
       return { ok: false, error: 'States.Runtime', cause: abortCause(call.executionArn) };
     }
     return closedResult(closed, pattern === 'sync:2');
@@ -87,7 +93,7 @@ export class StartExecutionIntegration implements Integration {
     const depth = await this.childDepth(call);
     const name = given ? params.Name : childName(call.executionArn, call.stateName, call.taskKey, depth);
     const input = inputText(params.Input);
-    const request = { stateMachineArn: params.StateMachineArn, input, ...(name !== undefined ? { name } : {}) };
+    const request = { stateMachineArn: params.StateMachineArn, input, name };
     try {
       return await this.deps.call('StartExecution', request, call.signal) as Started;
     } catch (err) {
@@ -108,6 +114,21 @@ export class StartExecutionIntegration implements Integration {
       throw new Fault('ExecutionLimitExceeded', `Execution Limit Exceeded: child executions nest at most ${MAX_CHILD_DEPTH} deep, and '${call.executionArn}' is at depth ${depth - 1}`);
     }
     return depth;
+  }
+
+  /**
+   * Whether an aborted call's Task really ended (its deadline passed, or the parent closed: stopped,
+   * timed out, failed) rather than this node letting the parent go (a shutdown, a partition moving):
+   * then the parent's next owner invokes the task again and finds the child running.
+   */
+  private async taskEnded(call: IntegrationCall): Promise<boolean> {
+    if (call.deadline !== undefined && Date.now() >= call.deadline) return true;
+    try {
+      await awaitExecution(this.deps, call.executionArn, AbortSignal.timeout(PARENT_CLOSE_MS));
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private async stopChild(childArn: string, parentArn: string): Promise<void> {
