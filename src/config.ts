@@ -67,6 +67,8 @@ export interface NodeOptions {
    * keeps closed standard executions); then its history, visibility entry and record are purged.
    */
   sfnRetentionDays?: number;
+  /** Most EXPRESS executions running at once on this node (AF_SFN_EXPRESS_MAX_RUNNING, default 10,000); past it StartExecution and StartSyncExecution answer ExecutionLimitExceeded. */
+  sfnExpressMaxRunning?: number;
 }
 
 export interface NodeConfig {
@@ -92,6 +94,7 @@ export interface NodeConfig {
   readonly recoveryConcurrency: number;
   readonly noOwnerRetryMs: number;
   readonly sfnRetentionMs: number;
+  readonly sfnExpressMaxRunning: number;
 }
 
 /** An integer option: the NodeOptions value, else its env var, else the default; checked against [min, max]. */
@@ -168,6 +171,7 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
     ...waits,
     cluster, apiReplyPrefixes, apiLimits, taskConsumerIdleMs, leaseTtlMs, leaseRenewMs, replicas,
     sfnRetentionMs: Math.round(sfnRetentionDays * DAY_MS),
+    sfnExpressMaxRunning: intOption('AF_SFN_EXPRESS_MAX_RUNNING', o.sfnExpressMaxRunning, env, 10_000, 1, 1_000_000),
     sleepAfterMs,
     natsUrl: o.natsUrl ?? env.NATS_URL ?? 'nats://127.0.0.1:4222',
     natsAuth: Object.freeze({ ...(o.natsAuth ?? natsAuthFromEnv(env)) }),

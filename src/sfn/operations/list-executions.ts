@@ -46,6 +46,7 @@ export async function listExecutions(ctx: ServiceContext, input: unknown): Promi
   // A version or alias ARN lists the executions started through it (AWS: the same member).
   const ref = parseStateMachineRef(body.stateMachineArn, 'stateMachineArn', { version: true, alias: true });
   const sm = (await requireStateMachine(ctx, unqualifiedArn(body.stateMachineArn as string))).value;
+  if (sm.type === 'EXPRESS') throw new Fault('StateMachineTypeNotSupported', 'This operation is not supported by this type of state machine');
   const via = ref.version !== undefined || ref.alias !== undefined ? body.stateMachineArn as string : undefined;
   if (via !== undefined && !(await findVersion(ctx, via, ref)) && !(await findAlias(ctx, via, ref))) {
     throw new Fault('StateMachineDoesNotExist', `State Machine Does Not Exist: '${via}'`);
