@@ -8,6 +8,7 @@ import { PYTHON, requireClient, run } from '../helpers/external-clients.js';
 import { createMachine, freshName, SFN_ROLE, startSfnHttpEngine, type SfnHttpEngine } from '../helpers/sfn-http.js';
 import { rawCall } from '../helpers/swf-http.js';
 import { until } from '../helpers/until.js';
+import { readToEnd } from '../../src/nats/read-stream.js';
 
 let h: SfnHttpEngine;
 let sfn: SFNClient;
@@ -186,13 +187,7 @@ describe('EXPRESS state machines (AWS SDK)', () => {
     const s = h.engine.node.nats.subjects;
     const read = async (sm: string, name: string) => {
       const out: any[] = [];
-      const sub = s.sfnLog(sm.split(':').at(-1)!, name);
-      for (let seq = 1; ; seq++) {
-        const m = await h.engine.node.nats.jsm.streams.getMessage(s.streams.sfnLogs, { next_by_subj: sub, seq }).catch(() => null);
-        if (!m) break;
-        out.push(JSON.parse(new TextDecoder().decode(m.data)));
-        seq = m.seq;
-      }
+      for await (const m of readToEnd(h.engine.node.nats.js, s.streams.sfnLogs, { filter: s.sfnLog(sm.split(':').at(-1)!, name) })) out.push(m.json());
       return out;
     };
     const events = await read(all, 'logged');
