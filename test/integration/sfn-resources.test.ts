@@ -248,7 +248,7 @@ const WIRE_CASES: { action: string; body: string; type: string; status?: number 
   { action: 'CreateStateMachine', body: JSON.stringify({ name: 'ok', definition: 'x'.repeat(1_048_577), roleArn: ROLE }), type: 'RequestEntityTooLargeException', status: 413 },
   { action: 'ListActivities', body: JSON.stringify({ nextToken: Buffer.from('{"k":"activities","a":5}').toString('base64url') }), type: 'InvalidToken' },
   { action: 'ListStateMachines', body: JSON.stringify({ maxResults: 1.5 }), type: 'ValidationException' },
-  { action: 'StartSyncExecution', body: '{}', type: 'UnknownOperationException' },
+  { action: 'StartSyncExecution', body: '{}', type: 'ValidationException' },
   { action: '__proto__', body: '{}', type: 'UnknownOperationException' },
 ];
 
