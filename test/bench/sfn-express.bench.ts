@@ -8,23 +8,14 @@
  */
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
+import { FIVE_STATES } from '../fixtures/sfn-five-states.js';
 import { appendsSoFar, CpuMeter, fmt, pct, printTable, startEngineProcess } from './bench-kit.js';
 
 const TOTAL = Number(process.env.TOTAL ?? 2000);
 const CONCURRENCY = (process.env.CONCURRENCY ?? '1,16,64').split(',').map(Number);
 const ROLE = 'arn:aws:iam::000000000000:role/bench';
 
-/** Pass, Choice, two Pass branches, Succeed: five states, no Task (test/integration/sfn-express.test.ts runs it too). */
-const FIVE_STATES = JSON.stringify({
-  StartAt: 'Tag',
-  States: {
-    Tag: { Type: 'Pass', Result: 'checked', ResultPath: '$.tag', Next: 'Route' },
-    Route: { Type: 'Choice', Choices: [{ Variable: '$.n', NumericGreaterThan: 10, Next: 'Big' }], Default: 'Small' },
-    Big: { Type: 'Pass', Result: 'big', ResultPath: '$.size', Next: 'Done' },
-    Small: { Type: 'Pass', Result: 'small', ResultPath: '$.size', Next: 'Done' },
-    Done: { Type: 'Succeed' },
-  },
-});
+const DEFINITION = JSON.stringify(FIVE_STATES);
 
 interface Phase { rate: number; p50: number; p99: number; succeeded: number; appends: number; engineCpu: number }
 
@@ -57,7 +48,7 @@ async function main(): Promise<void> {
   const client = await ActorFlowClient.connect({ servers: server.url });
   const cpu = new CpuMeter(engine.pid, server.proc.pid!);
   const create = async (name: string, type: string) =>
-    (await client.call<{ stateMachineArn: string }>('CreateStateMachine', { name, roleArn: ROLE, definition: FIVE_STATES, type })).stateMachineArn;
+    (await client.call<{ stateMachineArn: string }>('CreateStateMachine', { name, roleArn: ROLE, definition: DEFINITION, type })).stateMachineArn;
   const standard = await create('bench-standard', 'STANDARD');
   const express = await create('bench-express', 'EXPRESS');
   const rows: string[][] = [];

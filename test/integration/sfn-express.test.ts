@@ -1,13 +1,14 @@
 import {
   CreateActivityCommand, CreateStateMachineCommand, DescribeExecutionCommand, DescribeStateMachineCommand, GetExecutionHistoryCommand,
   InvalidArn, InvalidDefinition, InvalidLoggingConfiguration, ListExecutionsCommand, ListStateMachinesCommand, StartExecutionCommand,
-  StartSyncExecutionCommand, StateMachineTypeNotSupported, StopExecutionCommand, UpdateStateMachineCommand, type SFNClient,
+  StartSyncExecutionCommand, StateMachineTypeNotSupported, ValidateStateMachineDefinitionCommand, StopExecutionCommand, UpdateStateMachineCommand, type SFNClient,
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PYTHON, requireClient, run } from '../helpers/external-clients.js';
 import { createMachine, freshName, SFN_ROLE, startSfnHttpEngine, type SfnHttpEngine } from '../helpers/sfn-http.js';
 import { rawCall } from '../helpers/swf-http.js';
 import { until } from '../helpers/until.js';
+import { FIVE_STATES } from '../fixtures/sfn-five-states.js';
 import { readToEnd } from '../../src/nats/read-stream.js';
 
 let h: SfnHttpEngine;
@@ -17,18 +18,6 @@ afterAll(async () => { await h?.stop(); });
 
 const LOG_GROUP = 'arn:aws:logs:us-east-1:000000000000:log-group:/aws/vendedlogs/states/orders:*';
 const logAll = { level: 'ALL' as const, includeExecutionData: true, destinations: [{ cloudWatchLogsLogGroup: { logGroupArn: LOG_GROUP } }] };
-
-/** Five states: Pass, Choice, two Pass branches, Succeed (the benchmark's machine). */
-export const FIVE_STATES = {
-  StartAt: 'Tag',
-  States: {
-    Tag: { Type: 'Pass', Result: 'checked', ResultPath: '$.tag', Next: 'Route' },
-    Route: { Type: 'Choice', Choices: [{ Variable: '$.n', NumericGreaterThan: 10, Next: 'Big' }], Default: 'Small' },
-    Big: { Type: 'Pass', Result: 'big', ResultPath: '$.size', Next: 'Done' },
-    Small: { Type: 'Pass', Result: 'small', ResultPath: '$.size', Next: 'Done' },
-    Done: { Type: 'Succeed' },
-  },
-};
 
 async function express(definition: object, extra: object = {}): Promise<string> {
   const r = await sfn.send(new CreateStateMachineCommand({ name: freshName('x'), roleArn: SFN_ROLE, definition: JSON.stringify(definition), type: 'EXPRESS', ...extra }));
@@ -138,6 +127,10 @@ describe('EXPRESS state machines (AWS SDK)', () => {
       StartAt: 'P', States: { P: { Type: 'Parallel', End: true, Branches: [{ StartAt: 'T', States: { T: { Type: 'Task', Resource: activityArn, End: true } } }] } },
     }));
     expect(nested.message).toContain('at /States/P/Branches[0]/States/T/Resource');
+    // ValidateStateMachineDefinition with type EXPRESS finds the same.
+    const v = await sfn.send(new ValidateStateMachineDefinitionCommand({ type: 'EXPRESS', definition: JSON.stringify({ StartAt: 'T', States: { T: { Type: 'Task', Resource: activityArn, End: true } } }) }));
+    expect({ result: v.result, diagnostics: v.diagnostics }).toEqual({ result: 'FAIL', diagnostics: [
+      { severity: 'ERROR', code: 'SCHEMA_VALIDATION_FAILED', message: 'Express state machine does not support Activity ARN', location: '/States/T/Resource' }] });
     // The same definition is fine for STANDARD; an update of an EXPRESS machine to it is refused.
     const arn = await express(FIVE_STATES);
     await createMachine(sfn, { StartAt: 'T', States: { T: { Type: 'Task', Resource: activityArn, End: true } } });

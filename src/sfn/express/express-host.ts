@@ -6,7 +6,7 @@ import type { EngineClock } from '../../engine/clock.js';
 import type { SfnExecutionInput, SfnExecutionOutput, SfnInputEvent, SfnTaskRequest } from '../compile/contract.js';
 import { resolveCause } from '../compile/state-cause.js';
 import type { SfnExecutionRecord } from '../kind/execution-records.js';
-import { MachineCache } from '../kind/machine-cache.js';
+import { executionHooks, MachineCache } from '../kind/machine-cache.js';
 import { HOST_ACTOR, type SfnExecution } from '../kind/sfn-execution.js';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { Subjects } from '../../nats/subjects.js';
@@ -61,13 +61,7 @@ export class ExpressHost {
   constructor(private readonly d: ExpressHostDeps) {
     // As in SfnHost: while createActor runs, the root's first macrostep already records.
     const of = (system: unknown) => this.bySystem.get(system as object) ?? this.constructing;
-    this.machines = new MachineCache(d.clock, {
-      record: (system, actorId, e) => of(system)?.record(actorId, e),
-      used: (system) => of(system)?.used ?? 0,
-      executionInput: (system) => of(system)?.executionInput ?? null,
-      ended: (system, actorId) => of(system)?.ended(actorId),
-      link: (system, op) => of(system)?.link(op),
-    });
+    this.machines = new MachineCache(d.clock, executionHooks(of));
   }
 
   /** Express executions running on this node now. */
