@@ -29,6 +29,11 @@ export class ExpressExecution extends SfnExecution {
     super(rec, '', store, clock, onCommit, onError, undefined, 0, 0, vet);
   }
 
+  /** Never rebuilt: no snapshot is taken. */
+  protected override snapshotToStore(): undefined {
+    return undefined;
+  }
+
   protected override async appendFenced(events: readonly HistoryEvent[]): Promise<void> {
     await this.sink(fromStored(events));
   }
