@@ -194,6 +194,12 @@ describe('EXPRESS state machines (AWS SDK)', () => {
     expect(failed[0].executionFailedEventDetails).toEqual({ error: 'E', cause: 'c' });
   });
 
+  it('over NATS the TS client waits for an express execution longer than its usual 10 s call timeout', async () => {
+    const arn = await express({ StartAt: 'W', States: { W: { Type: 'Wait', Seconds: 11, End: true } } });
+    const r = await h.engine.client.call<{ status: string; output: string }>('StartSyncExecution', { stateMachineArn: arn, input: '{"slow":true}' });
+    expect({ status: r.status, output: r.output }).toEqual({ status: 'SUCCEEDED', output: '{"slow":true}' });
+  }, 30_000);
+
   it('boto3 runs start_sync_execution (with host prefix injection off)', async () => {
     await requireClient('boto3');
     const arn = await express(FIVE_STATES);
