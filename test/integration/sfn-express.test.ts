@@ -194,6 +194,27 @@ describe('EXPRESS state machines (AWS SDK)', () => {
     expect(failed[0].executionFailedEventDetails).toEqual({ error: 'E', cause: 'c' });
   });
 
+  it('a request-response service Task (nats:publish) runs in an express execution; its .waitForTaskToken form is refused', async () => {
+    const subject = freshName('xp').replace(/[^A-Za-z0-9_-]/g, '_');
+    const full = `${h.engine.node.config.sfnNatsPublishPrefix}.${subject}`;
+    const got: unknown[] = [];
+    const sub = h.engine.node.nats.nc.subscribe(full, { callback: (_e, m) => { got.push(m.json()); } });
+    try {
+      const task = (Resource: string) => ({
+        StartAt: 'Tell', States: { Tell: { Type: 'Task', Resource, Parameters: { Subject: subject, 'Message.$': '$' }, ResultPath: '$.told', End: true } },
+      });
+      const arn = await express(task('arn:actorflow:states:::nats:publish'));
+      const r = await sfn.send(new StartSyncExecutionCommand({ stateMachineArn: arn, input: '{"order":7}' }));
+      expect({ status: r.status, output: JSON.parse(r.output!), error: r.error }).toEqual({ status: 'SUCCEEDED', output: { order: 7, told: { Subject: full } }, error: undefined });
+      await until(() => got.length === 1, { timeoutMs: 5000 });
+      expect(got).toEqual([{ order: 7 }]);
+      const refused = await rejection(express(task('arn:actorflow:states:::nats:publish.waitForTaskToken')));
+      expect(refused.message).toContain("Express state machine does not support '.waitForTaskToken' service integration at /States/Tell/Resource");
+    } finally {
+      sub.unsubscribe();
+    }
+  });
+
   it('over NATS the TS client waits for an express execution longer than its usual 10 s call timeout', async () => {
     const arn = await express({ StartAt: 'W', States: { W: { Type: 'Wait', Seconds: 11, End: true } } });
     const r = await h.engine.client.call<{ status: string; output: string }>('StartSyncExecution', { stateMachineArn: arn, input: '{"slow":true}' });

@@ -1,7 +1,6 @@
 import type { HistoryEvent } from '../../../machines/swf/history-event.js';
 import type { HistoryStore } from '../../history/history-store.js';
 import type { EngineClock } from '../../engine/clock.js';
-import type { SfnTaskRequest } from '../compile/contract.js';
 import type { SfnExecutionRecord } from '../kind/execution-records.js';
 import { fromStored, type SfnStoredEvent } from '../kind/sfn-events.js';
 import { SfnExecution, type SfnCommit } from '../kind/sfn-execution.js';
@@ -23,10 +22,9 @@ export class ExpressExecution extends SfnExecution {
     private readonly sink: ExpressSink,
     onCommit: (x: SfnExecution, c: SfnCommit) => Promise<void>,
     onError: (x: SfnExecution, err: unknown) => void,
-    vet: (x: SfnExecution, scheduled: SfnTaskRequest[]) => Promise<void>,
   ) {
     // The store is never written: appendFenced below is the only way out of flush().
-    super(rec, '', store, clock, onCommit, onError, undefined, 0, 0, vet);
+    super(rec, '', store, clock, onCommit, onError, undefined, 0, 0);
   }
 
   /** Never rebuilt: no snapshot is taken. */

@@ -3,11 +3,14 @@ import { createActor, type InspectionEvent, type Observer } from 'xstate';
 import { Fault } from '../../protocol/faults.js';
 import type { HistoryStore } from '../../history/history-store.js';
 import type { EngineClock } from '../../engine/clock.js';
-import type { SfnExecutionInput, SfnExecutionOutput, SfnInputEvent, SfnTaskRequest } from '../compile/contract.js';
+import type { SfnExecutionInput, SfnExecutionOutput, SfnInputEvent } from '../compile/contract.js';
 import { resolveCause } from '../compile/state-cause.js';
 import type { SfnExecutionRecord } from '../kind/execution-records.js';
 import { executionHooks, MachineCache } from '../kind/machine-cache.js';
-import { HOST_ACTOR, type SfnExecution } from '../kind/sfn-execution.js';
+import { HOST_ACTOR, type SfnCommit } from '../kind/sfn-execution.js';
+import { IntegrationRunner, type TaskJob } from '../kind/integration-runner.js';
+import { IntegrationRegistry } from '../integrations/registry.js';
+import type { MockHook } from '../integrations/integration.js';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { Subjects } from '../../nats/subjects.js';
 import { ExpressExecution } from './express-execution.js';
@@ -38,6 +41,10 @@ export interface ExpressHostDeps {
   /** Most express executions running at once on this node (AF_SFN_EXPRESS_MAX_RUNNING). */
   maxRunning: number;
   inspect?: Observer<InspectionEvent>;
+  /** The service integrations this node serves (request-response: EXPRESS refuses `.sync` and callbacks). */
+  integrations?: IntegrationRegistry;
+  /** Answers Tasks before they run (Step Functions Local's mock config), as for standard executions. */
+  mock?: MockHook;
 }
 
 /** One express execution in memory and the promise of its end. */
@@ -53,6 +60,9 @@ interface Running { x: ExpressExecution; settle: (o: ExpressOutcome) => void; ti
  */
 export class ExpressHost {
   private readonly running = new Map<ExpressExecution, Running>();
+  private readonly byArn = new Map<string, ExpressExecution>();
+  /** Service Tasks run as the standard kind runs them, their answers fed back in turn. */
+  private readonly runner: IntegrationRunner;
   private readonly bySystem = new WeakMap<object, ExpressExecution>();
   private constructing: ExpressExecution | undefined;
   private readonly machines: MachineCache;
@@ -62,6 +72,36 @@ export class ExpressHost {
     // As in SfnHost: while createActor runs, the root's first macrostep already records.
     const of = (system: unknown) => this.bySystem.get(system as object) ?? this.constructing;
     this.machines = new MachineCache(d.clock, executionHooks(of));
+    this.runner = new IntegrationRunner({
+      integrations: d.integrations ?? new IntegrationRegistry(), log: d.log, ...(d.mock ? { mock: d.mock } : {}),
+      // EXPRESS definitions hold no `.waitForTaskToken` and no activity: neither a token nor a queue is ever asked for.
+      token: () => '',
+      enqueue: (j) => this.deliver(j, [{ type: 'sfn.activity.started', key: j.key }, { type: 'sfn.activity.failed', key: j.key, error: 'States.Runtime', cause: 'Express executions run no activities' }]),
+      deliver: (j, events) => this.deliver(j, events),
+    });
+  }
+
+  /** Sends a task's events to its execution in turn, unless the execution ended or the task closed meanwhile. */
+  private async deliver(j: TaskJob, events: SfnInputEvent[]): Promise<void> {
+    const x = this.byArn.get(j.executionArn);
+    if (!x) return;
+    await x.serial(async () => {
+      const t = x.book.tasks[j.key];
+      if (!this.running.has(x) || !t || t.status === 'closed') return;
+      for (const e of events) x.actor!.send(e);
+      await x.flush();
+    });
+  }
+
+  /** After a transition: service Tasks scheduled in it run, ended ones stop, a finished execution answers. */
+  private async afterCommit(x: ExpressExecution, c: SfnCommit): Promise<void> {
+    const id = x.rec.executionArn;
+    for (const key of [...c.closed, ...c.abandoned]) this.runner.abort(id, key);
+    for (const task of c.scheduled) {
+      const t = x.book.tasks[task.key];
+      if (t?.status === 'scheduled') this.runner.dispatch({ executionArn: id, partition: x.rec.partition, key: task.key, task: t });
+    }
+    if (x.done) this.finish(x);
   }
 
   /** Express executions running on this node now. */
@@ -85,12 +125,13 @@ export class ExpressHost {
       throw new Fault('InvalidDefinition', `Invalid State Machine Definition: '${e instanceof Error ? e.message : String(e)}'`);
     }
     const x = new ExpressExecution(rec, this.d.store, this.d.clock, expressSink(this.d.js, this.d.subjects, rec, logging),
-      async (ex) => { if (ex.done) this.finish(ex as ExpressExecution); }, (ex, err) => this.failed(ex as ExpressExecution, err), (ex, t) => this.refuseTasks(ex, t));
+      (ex, c) => this.afterCommit(ex as ExpressExecution, c), (ex, err) => this.failed(ex as ExpressExecution, err));
     let settle!: (o: ExpressOutcome) => void;
     const done = new Promise<ExpressOutcome>((resolve) => { settle = resolve; });
     // AWS's 5-minute limit (a shorter TimeoutSeconds of the definition is the machine's own timer).
     const timer = this.d.clock.setTimeout(() => x.actor?.send({ type: 'sfn.execTimeout' } as never), rec.startDate + EXPRESS_MAX_DURATION_MS - this.d.clock.now());
     this.running.set(x, { x, settle, timer });
+    this.byArn.set(rec.executionArn, x);
     try {
       await x.serial(async () => {
         x.record(HOST_ACTOR, { type: 'ExecutionStarted', details: { input: rec.input, inputDetails: { truncated: false }, roleArn: rec.roleArn } });
@@ -120,22 +161,12 @@ export class ExpressHost {
     x.actor.start();
   }
 
-  /**
-   * Express runs no activities (refused when the definition is created); a task of any other
-   * resource is not run by this engine's express executions yet: its state fails as a missing
-   * activity does in a standard execution.
-   */
-  private async refuseTasks(x: SfnExecution, scheduled: SfnTaskRequest[]): Promise<void> {
-    for (const task of scheduled) {
-      x.withdraw(task.key);
-      x.actor?.send({ type: 'sfn.activity.scheduleFailed', key: task.key, error: 'States.Runtime', cause: `Express executions do not run the resource ${task.resource}` } satisfies SfnInputEvent);
-    }
-  }
-
   private release(x: ExpressExecution): Running | undefined {
     const r = this.running.get(x);
     if (!r) return undefined;
     this.running.delete(x);
+    this.byArn.delete(x.rec.executionArn);
+    this.runner.abortExecution(x.rec.executionArn);
     this.d.clock.clearTimeout(r.timer);
     x.kill();
     return r;
