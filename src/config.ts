@@ -72,6 +72,8 @@ export interface NodeOptions {
    * keeps closed standard executions); then its history, visibility entry and record are purged.
    */
   sfnRetentionDays?: number;
+  /** Most EXPRESS executions running at once on this node (AF_SFN_EXPRESS_MAX_RUNNING, default 10,000); past it StartExecution and StartSyncExecution answer ExecutionLimitExceeded. */
+  sfnExpressMaxRunning?: number;
   /**
    * Where `arn:actorflow:states:::nats:publish` Tasks publish (AF_SFN_NATS_PUBLISH_PREFIX, default
    * `<prefix>.sfn.out`): a Task's Subject `orders.new` goes to `af.sfn.out.orders.new`. Every
@@ -119,6 +121,7 @@ export interface NodeConfig {
   readonly recoveryConcurrency: number;
   readonly noOwnerRetryMs: number;
   readonly sfnRetentionMs: number;
+  readonly sfnExpressMaxRunning: number;
   readonly sfnHttp: HttpTaskConfig;
   readonly sfnLambda: LambdaTarget | undefined;
   readonly sfnNatsPublishPrefix: string;
@@ -218,6 +221,7 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
     sfnLambda: resolveLambdaTarget(o.sfnLambda, env, region),
     cluster, apiReplyPrefixes, apiLimits, taskConsumerIdleMs, leaseTtlMs, leaseRenewMs, replicas,
     sfnRetentionMs: Math.round(sfnRetentionDays * DAY_MS),
+    sfnExpressMaxRunning: intOption('AF_SFN_EXPRESS_MAX_RUNNING', o.sfnExpressMaxRunning, env, 10_000, 1, 1_000_000),
     sfnMockConfig: o.sfnMockConfig ?? (env.AF_SFN_MOCK_CONFIG || env.SFN_MOCK_CONFIG || undefined),
     sleepAfterMs, mapRunChildren,
     natsUrl: o.natsUrl ?? env.NATS_URL ?? 'nats://127.0.0.1:4222',

@@ -28,6 +28,7 @@ import { startInspector, type InspectOptions, type NodeInspector } from './obser
 import { MeteredHistoryStore } from './observability/metered-history-store.js';
 import { NodeMetrics, nodeMetricSources } from './observability/metrics.js';
 import { SfnHost } from './sfn/kind/sfn-host.js';
+import { ExpressHost } from './sfn/express/express-host.js';
 import { nodeIntegrations } from './sfn/integrations/node-integrations.js';
 import type { MockHook } from './sfn/integrations/integration.js';
 import { recordOf, sameVisibility, swfVisibilityAddress } from './swf/visibility-records.js';
@@ -176,8 +177,11 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
     integrations, ...(sfnMock ? { mock: sfnMock } : {}) });
   metrics.watch(nodeMetricSources(owner, sfn, queues));
   router.register(sfn.ownerOps());
+  // EXPRESS executions: in this node's memory, on the same compiled machines (no partitions, no history).
+  const sfnExpress = new ExpressHost({ clock, store, js: nats.js, subjects: s, maxRunning: config.sfnExpressMaxRunning, log: log.child({ c: 'sfn-express' }), inspect: inspector?.inspect,
+    integrations, ...(sfnMock ? { mock: sfnMock } : {}) });
   const ctx: ServiceContext = {
-    registry, router, queues, store, visibility, sfnVisibility, sfnExecutions: sfn.records, sfnMapRuns: sfn.mapRunRecords, subjects: s, clock, log,
+    registry, router, queues, store, visibility, sfnVisibility, sfnExecutions: sfn.records, sfnMapRuns: sfn.mapRunRecords, sfnExpress, subjects: s, clock, log,
     region: config.region, account: config.account, tokens, pollHoldMs: config.pollHoldMs, sfnMocks,
   };
   // The HTTP port listens before recovery, so /healthz and /readyz (503 until rebuilt) answer during it.
@@ -259,6 +263,8 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
       let mark = Date.now();
       const lap = (name: string) => { const now = Date.now(); phases[name] = now - mark; mark = now; };
       const t0 = mark;
+      // Express executions live only here: they end now, so StartSyncExecution calls in flight are answered before the drains.
+      sfnExpress.stop();
       const httpDrained = node.http?.drain(config.apiDrainMs); // refuses new HTTP requests at once
       queues.close();
       await httpDrained;

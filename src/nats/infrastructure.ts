@@ -68,6 +68,11 @@ export async function openNats(servers: string, s: Subjects, opts: { name: strin
     name: s.streams.retention, subjects: [s.retentionAll()], retention: RetentionPolicy.Limits,
     storage: StorageType.File, num_replicas: replicas, allow_direct: true, duplicate_window: 120 * SECOND_NS,
   });
+  // Express executions' logs (written only for state machines that ask for logging), kept a week.
+  await ensureStream(jsm, {
+    name: s.streams.sfnLogs, subjects: [s.sfnLogAll()], retention: RetentionPolicy.Limits,
+    storage: StorageType.File, num_replicas: replicas, allow_direct: true, max_age: 7 * 86_400 * SECOND_NS,
+  });
   const kvm = new Kvm(nc);
   const registry = await kvm.create(s.buckets.registry, { history: 1, replicas });
   const runs = await kvm.create(s.buckets.runs, { history: 1, replicas });

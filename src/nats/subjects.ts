@@ -60,7 +60,10 @@ export interface Subjects {
   sfnVisibility(stateMachineName: string, executionName: string): string;
   retention(p: number): string;
   retentionAll(): string;
-  streams: { history: string; tasks: string; visibility: string; retention: string };
+  /** The log of an express execution whose state machine logs (loggingConfiguration level other than OFF). */
+  sfnLog(stateMachineName: string, executionName: string): string;
+  sfnLogAll(): string;
+  streams: { history: string; tasks: string; visibility: string; retention: string; sfnLogs: string };
   buckets: { registry: string; runs: string; leases: string; sfnExecutions: string; cluster: string };
 }
 
@@ -86,7 +89,9 @@ export function subjects(prefix = 'af'): Subjects {
     sfnVisibility: (sm, x) => `${prefix}.vis.~sfn.${escapeToken(sm)}.${escapeToken(x)}`,
     retention: (p) => `${prefix}.ret.${p}`,
     retentionAll: () => `${prefix}.ret.>`,
-    streams: { history: `${up}_HISTORY`, tasks: `${up}_TASKS`, visibility: `${up}_VISIBILITY`, retention: `${up}_RETENTION` },
+    sfnLog: (sm, x) => `${prefix}.xlog.${escapeToken(sm)}.${escapeToken(x)}`,
+    sfnLogAll: () => `${prefix}.xlog.>`,
+    streams: { history: `${up}_HISTORY`, tasks: `${up}_TASKS`, visibility: `${up}_VISIBILITY`, retention: `${up}_RETENTION`, sfnLogs: `${up}_SFN_LOGS` },
     buckets: { registry: `${prefix}_registry`, runs: `${prefix}_runs`, leases: `${prefix}_leases`, sfnExecutions: `${prefix}_sfn_executions`, cluster: `${prefix}_cluster` },
   };
 }

@@ -11,7 +11,7 @@ export type FaultName =
   | 'TaskDoesNotExist' | 'TaskTimedOut' | 'StateMachineDoesNotExist' | 'StateMachineAlreadyExists'
   | 'StateMachineDeleting' | 'StateMachineLimitExceeded' | 'ExecutionDoesNotExist' | 'ExecutionAlreadyExists'
   | 'ExecutionLimitExceeded' | 'TooManyTags' | 'AccessDeniedException' | 'ConflictException' | 'ResourceNotFound'
-  | 'ServiceQuotaExceededException';
+  | 'ServiceQuotaExceededException' | 'InvalidLoggingConfiguration' | 'StateMachineTypeNotSupported';
 
 export interface FaultOptions extends ErrorOptions {
   /**

@@ -33,6 +33,8 @@ export interface WireEvent {
 }
 
 const CALL_TIMEOUT_MS = 10_000;
+/** StartSyncExecution answers when its express execution ends: at most AWS's 5 minutes, plus a grace. */
+const SYNC_EXECUTION_TIMEOUT_MS = 5 * 60_000 + 10_000;
 const POLL_TIMEOUT_MS = 70_000;
 /** How much longer than the poll it asked for a client waits for the answer. */
 const POLL_GRACE_MS = 5_000;
@@ -90,7 +92,7 @@ export class ActorFlowClient {
   async call<T = Record<string, any>>(action: string, input: object = {}, opts: { timeoutMs?: number } = {}): Promise<T> {
     const asked = (input as { afPollTimeoutMs?: unknown }).afPollTimeoutMs;
     const longPoll = action.startsWith('PollFor') || action === 'GetActivityTask';
-    const timeout = opts.timeoutMs ?? (!longPoll ? CALL_TIMEOUT_MS
+    const timeout = opts.timeoutMs ?? (action === 'StartSyncExecution' ? SYNC_EXECUTION_TIMEOUT_MS : !longPoll ? CALL_TIMEOUT_MS
       : typeof asked === 'number' && asked > 0 ? Math.min(asked + POLL_GRACE_MS, POLL_TIMEOUT_MS) : POLL_TIMEOUT_MS);
     // msgpack would write a lone surrogate as U+FFFD: refuse it here as the engine refuses it over HTTP.
     const bad = loneSurrogatePath(input);

@@ -11,6 +11,7 @@ import type { SfnVisibilityIndex } from '../sfn/visibility/sfn-visibility-index.
 import type { MapRunRecords } from '../sfn/map-runs/map-run-records.js';
 import type { TaskTokens } from '../engine/task-token.js';
 import type { MockConfig } from '../sfn/mocks/mock-config.js';
+import type { ExpressHost } from '../sfn/express/express-host.js';
 
 /** Everything an operation needs; built once per node and shared by both transports. */
 export interface ServiceContext {
@@ -37,6 +38,8 @@ export interface ServiceContext {
   sfnMapRuns?: MapRunRecords;
   /** The Step Functions Local mock configuration, when the node loaded one (StartExecution's `#TestCase`). */
   sfnMocks?: MockConfig;
+  /** Runs EXPRESS executions in this node's memory (set when the node runs the Step Functions host). */
+  sfnExpress?: ExpressHost;
   /**
    * Set per request by the HTTP gateway for an access key limited to some domains: ListDomains shows
    * only the domains it allows (every other operation is refused before it runs; see transport/domain-access.ts).

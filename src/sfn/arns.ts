@@ -14,7 +14,7 @@ const MAX_ARN = 256;
 // Whitespace, the punctuation Step Functions forbids, control characters, U+FFFE/U+FFFF and lone surrogates.
 const FORBIDDEN = /[\s<>{}[\]?*"#%\\^|~`$&,;:/\u0000-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 // arn:<partition>:states:<region>:<12-digit account>:<kind>:<rest>
-const ARN = /^arn:aws(?:-[a-z]+)*:states:([a-z0-9-]+):(\d{12}):(activity|stateMachine|execution):(.+)$/;
+const ARN = /^arn:aws(?:-[a-z]+)*:states:([a-z0-9-]+):(\d{12}):(activity|stateMachine|execution|express):(.+)$/;
 
 const base = (ctx: ArnContext) => `arn:aws:states:${ctx.region}:${ctx.account}`;
 
@@ -31,6 +31,11 @@ export function stateMachineArn(ctx: ArnContext, name: string): string {
 /** `arn:aws:states:<region>:<account>:execution:<stateMachineName>:<executionName>` */
 export function executionArn(ctx: ArnContext, stateMachineName: string, executionName: string): string {
   return `${base(ctx)}:execution:${stateMachineName}:${executionName}`;
+}
+
+/** `arn:aws:states:<region>:<account>:express:<stateMachineName>:<executionName>:<uuid>`: an EXPRESS execution (AWS's form). */
+export function expressExecutionArn(ctx: ArnContext, stateMachineName: string, executionName: string, id: string): string {
+  return `${base(ctx)}:express:${stateMachineName}:${executionName}:${id}`;
 }
 
 /** Why a string is not a Step Functions resource name, or undefined when it is one. */
@@ -73,6 +78,8 @@ export function parseArn(arn: unknown, kind: SfnArnKind, member: string): Parsed
   const s = requiredString(arn, member, MAX_ARN);
   const m = ARN.exec(s);
   const invalid = () => new Fault('InvalidArn', `Invalid Arn: '${s.slice(0, 256)}'`);
+  // Express executions keep nothing to describe, stop or read (AWS answers this for their ARNs).
+  if (m?.[3] === 'express' && kind === 'execution') throw new Fault('InvalidArn', "Invalid Arn: 'Resource type not valid in this context: express'");
   if (!m || m[3] !== kind) throw invalid();
   const [, region, account, , rest] = m as unknown as [string, string, string, string, string];
   const parts = rest.split(':');

@@ -5,11 +5,13 @@ import { getActivityTask } from './operations/get-activity-task.js';
 import { listExecutions } from './operations/list-executions.js';
 import { sendTaskFailure, sendTaskHeartbeat, sendTaskSuccess } from './operations/send-task.js';
 import { startExecution } from './operations/start-execution.js';
+import { startSyncExecution } from './operations/start-sync-execution.js';
 import { stopExecution } from './operations/stop-execution.js';
 
 /** Step Functions execution and activity-task actions (spread into SFN_OPERATIONS). */
 export const SFN_EXECUTION_OPERATIONS: Readonly<Record<string, Operation>> = {
   StartExecution: startExecution,
+  StartSyncExecution: startSyncExecution,
   DescribeExecution: describeExecution,
   StopExecution: stopExecution,
   ListExecutions: listExecutions,

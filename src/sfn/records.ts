@@ -1,4 +1,8 @@
 import { kvToken } from '../nats/subjects.js';
+import type { SfnLoggingConfiguration } from './express/logging-config.js';
+
+/** A state machine's type (AWS: STANDARD keeps history, EXPRESS runs in memory). */
+export type StateMachineType = 'STANDARD' | 'EXPRESS';
 
 /** A Step Functions activity as the registry stores it. */
 export interface ActivityRecord {
@@ -18,7 +22,10 @@ export interface StateMachineRecord {
   arn: string;
   definition: string;
   roleArn: string;
-  type: 'STANDARD';
+  /** Fixed at create: UpdateStateMachine cannot change it. */
+  type: StateMachineType;
+  /** Absent: logging OFF (records from before logging was kept, and machines created without it). */
+  loggingConfiguration?: SfnLoggingConfiguration;
   /** epoch ms */
   creationDate: number;
   /** epoch ms of the last UpdateStateMachine */
@@ -38,7 +45,7 @@ export interface StateMachineVersionRecord {
   version: number;
   definition: string;
   roleArn: string;
-  type: 'STANDARD';
+  type: StateMachineType;
   revisionId: string;
   description?: string;
   /** epoch ms */

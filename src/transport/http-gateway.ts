@@ -165,6 +165,9 @@ export class HttpGateway {
     }
     // Without keys nothing but the Host header tells a local client from a page of another site whose
     // name now resolves to 127.0.0.1 (DNS rebinding): only loopback names and the configured host are served.
+    // The AWS SDKs send StartSyncExecution and TestState to `sync-<endpoint host>`, a name that neither
+    // resolves nor passes here: clients turn that prefix off (JS SDK `disableHostPrefix: true`, botocore
+    // `Config(inject_host_prefix=False)`; see operations/start-sync-execution.ts).
     if (this.config.accessKeys.size === 0 && !hostAllowed(req.headers.host, this.config.host)) {
       req.resume();
       return this.reply(res, {

@@ -9,9 +9,12 @@ import { until } from './until.js';
 
 export const SFN_ROLE = 'arn:aws:iam::000000000000:role/sfn-test';
 
-/** The AWS SDK's Step Functions client against the gateway (one attempt: faults surface at once). */
+/**
+ * The AWS SDK's Step Functions client against the gateway (one attempt: faults surface at once).
+ * disableHostPrefix: StartSyncExecution would go to `sync-127.0.0.1` otherwise (see start-sync-execution.ts).
+ */
 export function sfnClient(port: number): SFNClient {
-  return new SFNClient({ endpoint: `http://127.0.0.1:${port}`, region: REGION, credentials: ANY_CREDENTIALS, maxAttempts: 1 });
+  return new SFNClient({ endpoint: `http://127.0.0.1:${port}`, region: REGION, credentials: ANY_CREDENTIALS, maxAttempts: 1, disableHostPrefix: true });
 }
 
 /** An engine with the HTTP gateway on a free port (no access keys) and a Step Functions client for it. */

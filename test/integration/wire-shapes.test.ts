@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
+  DescribeStateMachineCommand, StartSyncExecutionCommand,
   CreateActivityCommand, CreateStateMachineCommand, DeleteActivityCommand, DeleteStateMachineCommand, GetActivityTaskCommand,
   DescribeExecutionCommand, DescribeMapRunCommand, GetExecutionHistoryCommand, ListExecutionsCommand, ListMapRunsCommand,
   SendTaskFailureCommand, UpdateMapRunCommand, SendTaskHeartbeatCommand, SendTaskSuccessCommand, StartExecutionCommand, StopExecutionCommand,
@@ -210,7 +211,20 @@ beforeAll(async () => {
   const gone = await machine({ StartAt: 'P', States: { P: { Type: 'Pass', End: true } } });
   await h.sfn.send(new DeleteStateMachineCommand({ stateMachineArn: gone }));
   await h.sfn.send(new DeleteActivityCommand({ activityArn: await activity('shapes-gone') }));
+  await expressRuns();
 }, 90_000);
+
+/** An EXPRESS machine with logging, described, and StartSyncExecution answers that succeed and fail. */
+async function expressRuns(): Promise<void> {
+  const definition = JSON.stringify({ StartAt: 'C', States: { C: { Type: 'Choice', Choices: [{ Variable: '$.ok', BooleanEquals: true, Next: 'Y' }], Default: 'N' }, Y: { Type: 'Succeed' }, N: { Type: 'Fail', Error: 'No', Cause: 'not ok' } } });
+  const { stateMachineArn } = await h.sfn.send(new CreateStateMachineCommand({
+    name: freshName('shapes-x'), roleArn: SFN_ROLE, definition, type: 'EXPRESS',
+    loggingConfiguration: { level: 'ERROR', includeExecutionData: true, destinations: [{ cloudWatchLogsLogGroup: { logGroupArn: 'arn:aws:logs:us-east-1:000000000000:log-group:shapes:*' } }] },
+  }));
+  await h.sfn.send(new DescribeStateMachineCommand({ stateMachineArn }));
+  await h.sfn.send(new StartSyncExecutionCommand({ stateMachineArn, input: '{"ok":true}', traceHeader: 'Root=1' }));
+  await h.sfn.send(new StartSyncExecutionCommand({ stateMachineArn, input: '{"ok":false}' }));
+}
 afterAll(async () => { await h?.stop(); });
 
 async function problemsOf(answers: readonly WireAnswer[]): Promise<string> {

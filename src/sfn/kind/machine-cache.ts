@@ -5,6 +5,18 @@ import { compileStateMachine } from '../compile/compile-state-machine.js';
 import type { SfnHooks } from '../compile/contract.js';
 import { SingleFlight } from '../../engine/single-flight.js';
 import { parseDefinitionOffThread } from './definition-parser.js';
+import type { SfnExecution } from './sfn-execution.js';
+
+/** The hooks of compiled machines, routed to the execution `of` finds for an actor system. */
+export function executionHooks(of: (system: unknown) => SfnExecution | undefined): SfnHooks {
+  return {
+    record: (system, actorId, e) => of(system)?.record(actorId, e),
+    used: (system) => of(system)?.used ?? 0,
+    executionInput: (system) => of(system)?.executionInput ?? null,
+    ended: (system, actorId) => of(system)?.ended(actorId),
+    link: (system, op) => of(system)?.link(op),
+  };
+}
 
 /**
  * Compiled root machines by definition hash: every execution of one definition (and every rebuild

@@ -204,7 +204,7 @@ export class SfnExecution extends LiveExecution {
     if (this.pending.length === 0 || this.isDead) return [];
     const c = this.take();
     const next = this.timers.nextDeadline();
-    const extra: SfnTransitionExtra = { snapshot: this.actor?.getPersistedSnapshot(), book: this.book, wakeAt: Number.isFinite(next) ? next : null };
+    const extra: SfnTransitionExtra = { snapshot: this.snapshotToStore(), book: this.book, wakeAt: Number.isFinite(next) ? next : null };
     try {
       try {
         await this.append(c.events, extra);
@@ -220,6 +220,11 @@ export class SfnExecution extends LiveExecution {
     }
     await this.onCommit(this, c);
     return c.events;
+  }
+
+  /** What a transition stores to be rebuilt from: the root's persisted snapshot. */
+  protected snapshotToStore(): unknown {
+    return this.actor?.getPersistedSnapshot();
   }
 
   /**

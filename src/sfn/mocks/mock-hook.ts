@@ -25,6 +25,8 @@ export function createMockHook(config: MockConfig, records: TestCaseRecords): Mo
       cache.set(executionArn, held);
       return held;
     }
+    // An express execution has no record (and no test case): its Tasks run as written.
+    if (executionArn.split(':')[5] !== 'execution') return undefined;
     const { stateMachineName, name } = parseArn(executionArn, 'execution', 'executionArn');
     const rec = await records.get(stateMachineName!, name);
     // No record (not yet visible, or gone): nothing to cache, the Task runs as written.

@@ -32,6 +32,7 @@ const writeCursor = (c: SfnCursor, q: SfnListQuery): string => Buffer.from(JSON.
 async function stateMachineQuery(ctx: ServiceContext, body: Record<string, unknown>): Promise<SfnListQuery> {
   const ref = parseStateMachineRef(body.stateMachineArn, 'stateMachineArn', { version: true, alias: true });
   const sm = (await requireStateMachine(ctx, unqualifiedArn(body.stateMachineArn as string))).value;
+  if (sm.type === 'EXPRESS') throw new Fault('StateMachineTypeNotSupported', 'This operation is not supported by this type of state machine');
   const via = ref.version !== undefined || ref.alias !== undefined ? body.stateMachineArn as string : undefined;
   if (via !== undefined && !(await findVersion(ctx, via, ref)) && !(await findAlias(ctx, via, ref))) {
     throw new Fault('StateMachineDoesNotExist', `State Machine Does Not Exist: '${via}'`);

@@ -6,7 +6,8 @@ import { executionArn, validateSfnName } from '../arns.js';
 import type { SfnExecutionRecord } from '../kind/execution-records.js';
 import { seconds, type ServiceContext } from '../../service/context.js';
 import { executionPartition, executionRecords } from '../execution-lookup.js';
-import { resolveStartTarget } from './start-target.js';
+import { resolveStartTarget, type StartTarget } from './start-target.js';
+import { startExpress } from '../express/start-express.js';
 import { requestObject } from '../input.js';
 
 /** The wire limit of Step Functions payloads (the model's 262,144 characters); AWS's quota is the same number of UTF-8 bytes. */
@@ -24,24 +25,51 @@ export function payloadProblem(text: string): string | undefined {
   return undefined;
 }
 
-/** StartExecution: name optional (a UUID), input JSON (default "{}"); same name and input while running is idempotent. */
-export async function startExecution(ctx: ServiceContext, input: unknown): Promise<object> {
+/** What StartExecution and StartSyncExecution read and check before anything runs. */
+export interface StartRequest {
+  name: string;
+  input: string;
+  target: StartTarget;
+}
+
+/**
+ * The checks both start actions make, in AWS's order: members, name (a UUID when absent), the
+ * state machine (or version, or alias), the input, a state machine being deleted. `read` reads the
+ * action's own members into the same reader.
+ */
+export async function readStartRequest(ctx: ServiceContext, input: unknown, read?: (r: InputReader) => void): Promise<StartRequest> {
   const body = requestObject(input);
   const r = InputReader.of(input);
   const text = r.str('input', { max: MAX_SFN_PAYLOAD }) ?? '{}';
   r.str('traceHeader', { max: 256 });
+  read?.(r);
   r.done();
-  executionRecords(ctx);
   const name = body.name === undefined || body.name === null ? randomUUID() : validateSfnName(body.name, 'name');
   const target = await resolveStartTarget(ctx, body.stateMachineArn);
   const sm = target.stateMachine;
   const problem = payloadProblem(text);
   if (problem) throw new Fault('InvalidExecutionInput', `Invalid State Machine Execution Input: 'input ${problem}'`);
   if (sm.status === 'DELETING') throw new Fault('StateMachineDeleting', `State Machine Is Being Deleted: '${sm.arn}'`);
-  const arn = executionArn(ctx, sm.name, name);
+  return { name, input: text, target };
+}
+
+/**
+ * StartExecution: name optional (a UUID), input JSON (default "{}"); same name and input while
+ * running is idempotent. On an EXPRESS state machine it starts an express execution in this node's
+ * memory and answers at once (AWS: asynchronous, at most once, no name uniqueness).
+ */
+export async function startExecution(ctx: ServiceContext, input: unknown): Promise<object> {
+  const req = await readStartRequest(ctx, input);
+  if (req.target.stateMachine.type === 'EXPRESS') {
+    const { executionArn, startDate } = await startExpress(ctx, req);
+    return { executionArn, startDate: seconds(startDate) };
+  }
+  executionRecords(ctx);
+  const sm = req.target.stateMachine;
+  const arn = executionArn(ctx, sm.name, req.name);
   const record: SfnExecutionRecord = {
-    executionArn: arn, stateMachineArn: sm.arn, stateMachineName: sm.name, name, status: 'RUNNING',
-    startDate: ctx.clock.now(), input: text, partition: executionPartition(ctx, arn), ...target.runs,
+    executionArn: arn, stateMachineArn: sm.arn, stateMachineName: sm.name, name: req.name, status: 'RUNNING',
+    startDate: ctx.clock.now(), input: req.input, partition: executionPartition(ctx, arn), ...req.target.runs,
   };
   const out = await ctx.router.call(record.partition, 'sfnStart', { record });
   return { executionArn: out.executionArn, startDate: seconds(out.startDate) };

@@ -2,6 +2,7 @@ import { InputReader } from '../../protocol/validate.js';
 import { InvalidDefinitionError } from '../asl/validate-definition.js';
 import { validateDefinitionOffThread } from '../kind/definition-parser.js';
 import { readDefinition } from '../definition-input.js';
+import { expressProblems } from '../express/express-definition.js';
 
 /** The most diagnostics one answer holds (the model's maxResults bound, and its default). */
 const MAX_DIAGNOSTICS = 100;
@@ -15,12 +16,14 @@ const MAX_DIAGNOSTICS = 100;
 export async function validateStateMachineDefinition(_ctx: unknown, input: unknown): Promise<object> {
   const r = InputReader.of(input);
   const definition = readDefinition(r, true)!;
-  r.str('type', { max: 16, oneOf: ['STANDARD', 'EXPRESS'] });
+  const type = r.str('type', { max: 16, oneOf: ['STANDARD', 'EXPRESS'] });
   r.str('severity', { max: 16, oneOf: ['ERROR', 'WARNING'] });
   const max = r.int('maxResults', { min: 0, max: MAX_DIAGNOSTICS }) || MAX_DIAGNOSTICS;
   r.done();
   try {
     await validateDefinitionOffThread(definition);
+    const express = type === 'EXPRESS' ? expressProblems(JSON.parse(definition)) : [];
+    if (express.length > 0) throw new InvalidDefinitionError(express);
     return { result: 'OK', diagnostics: [], truncated: false };
   } catch (e) {
     if (!(e instanceof InvalidDefinitionError)) throw e;
