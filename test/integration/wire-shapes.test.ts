@@ -45,10 +45,12 @@ const NEVER_WRITTEN = new Set(['RecordMarkerFailed', 'LambdaFunctionScheduled', 
  */
 const SFN_NOT_WRITTEN = new Set<string>(['TaskStateAborted', 'WaitStateAborted', 'ParallelStateAborted', 'MapStateAborted', 'MapIterationAborted',
   // Written by a failed JSONata expression; the JSONata tables (sfn-jsonata-*.test.ts) check its shape.
-  'EvaluationFailed']);
+  'EvaluationFailed',
+  // Written by RedriveExecution; sfn-redrive*.test.ts read it through the SDK.
+  'ExecutionRedriven']);
 
 const SFN_EVENT_TYPES = [
-  'ExecutionStarted', 'ExecutionSucceeded', 'ExecutionFailed', 'ExecutionTimedOut', 'ExecutionAborted',
+  'ExecutionStarted', 'ExecutionRedriven', 'ExecutionSucceeded', 'ExecutionFailed', 'ExecutionTimedOut', 'ExecutionAborted',
   'TaskStateEntered', 'TaskStateExited', 'TaskStateAborted',
   'ActivityScheduled', 'ActivityStarted', 'ActivitySucceeded', 'ActivityFailed', 'ActivityTimedOut', 'ActivityScheduleFailed',
   'PassStateEntered', 'PassStateExited', 'ChoiceStateEntered', 'ChoiceStateExited', 'WaitStateEntered', 'WaitStateExited', 'WaitStateAborted',

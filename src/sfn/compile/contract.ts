@@ -1,5 +1,6 @@
 import type { AnyStateMachine } from 'xstate';
 import type { MachineClock } from '../../../machines/swf/history-event.js';
+import type { RedrivePoint } from './redrive-start.js';
 
 /**
  * The contract between a compiled state machine (compile-state-machine.ts) and the host that runs
@@ -10,7 +11,7 @@ import type { MachineClock } from '../../../machines/swf/history-event.js';
 
 /** Step Functions history event types (the subset ActorFlow records). */
 export type SfnEventType =
-  | 'ExecutionStarted' | 'ExecutionSucceeded' | 'ExecutionFailed' | 'ExecutionTimedOut' | 'ExecutionAborted'
+  | 'ExecutionStarted' | 'ExecutionRedriven' | 'ExecutionSucceeded' | 'ExecutionFailed' | 'ExecutionTimedOut' | 'ExecutionAborted'
   | 'TaskStateEntered' | 'TaskStateExited' | 'TaskStateAborted'
   | 'ActivityScheduled' | 'ActivityStarted' | 'ActivitySucceeded' | 'ActivityFailed' | 'ActivityTimedOut' | 'ActivityScheduleFailed'
   | 'PassStateEntered' | 'PassStateExited'
@@ -114,6 +115,12 @@ export interface SfnExecutionInput {
   input: unknown;
   /** Epoch ms. */
   startTime: number;
+  /** A redrive (RedriveExecution): the root starts again at the state the last attempt stopped in (see redrive-start.ts). */
+  redrive?: RedrivePoint;
+  /** How many times the execution was redriven, this start included (`$$.Execution.RedriveCount`). */
+  redriveCount?: number;
+  /** Epoch ms of this redrive: the execution's TimeoutSeconds counts from here (AWS resets it). */
+  redriveTime?: number;
 }
 
 /** The root machine's output once its snapshot status is 'done'. */

@@ -13,10 +13,26 @@ export const KIDS_PER_TURN = 20;
 /** A new visit of a Parallel or Map state: `total` children, at most `max` at once. */
 export function newKids(s: Step, name: string, total: number, max: number): Kids {
   const visit = s.nextSeq();
+  // The first visit after a redrive keeps the children that succeeded before (see redrive-start.ts).
+  const keep = s.ctx.keep?.state === name ? s.ctx.keep.results : undefined;
+  delete s.ctx.keep;
   return {
     visit, prefix: `${s.env.selfId}/${s.env.tagOf(name)}.${visit}.`, total, live: {},
     results: new Array<unknown>(total).fill(null), resultBytes: 0, finished: 0, running: 0, next: 0, max, burst: 0, paused: false,
+    ...(keep ? { kept: keep } : {}),
   };
+}
+
+/** Whether child `index` of this visit is kept from the attempt before a redrive (it does not run). */
+export const isKept = (k: Kids, index: number): boolean => k.kept !== undefined && Object.hasOwn(k.kept, index);
+
+/** Fills in a kept child's output as if it had just succeeded. */
+function keepKid(k: Kids): void {
+  const output = k.kept![k.next];
+  k.results[k.next] = output;
+  k.resultBytes += utf8Bytes(JSON.stringify(output ?? null)) + 1;
+  k.finished += 1;
+  k.next += 1;
 }
 
 /** What a kind builds for child `index`: its machine and input, or the fault that fails the state. */
@@ -30,7 +46,13 @@ export type KidBuild = { src: string; input: GraphInput } | { fault: Fault };
 export function startKids(s: Step, build: (index: number) => KidBuild): Fault | null {
   const k: Kids = { ...s.ctx.kids!, live: { ...s.ctx.kids!.live } };
   s.ctx.kids = k;
-  while (k.next < k.total && k.running < k.max) {
+  while (k.next < k.total) {
+    // Kept children take no slot and no turn: they are filled in as soon as they come up.
+    if (isKept(k, k.next)) {
+      keepKid(k);
+      continue;
+    }
+    if (k.running >= k.max) break;
     if (k.burst >= KIDS_PER_TURN) {
       if (!k.paused) {
         k.paused = true;

@@ -69,6 +69,14 @@ export function runMap(s: Step, name: string, def: MapState): void {
   }
   s.ctx.go = GO_WAIT;
   startIterations(s, name, def);
+  // A redrive that kept every iteration: nothing runs again, the state finishes now.
+  if (s.ctx.go === GO_WAIT && s.ctx.kids!.finished === s.ctx.kids!.total) succeedMap(s, def);
+}
+
+function succeedMap(s: Step, def: MapState): void {
+  const k = s.ctx.kids!;
+  s.record('MapStateSucceeded', undefined, { link: { keep: true, drop: [k.prefix] } });
+  finishWithResult(s, def, k.results);
 }
 
 /** Starts iterations while there are items, free slots and room in this turn (ItemSelector sees `$$.Map.Item`). */
@@ -134,8 +142,7 @@ export function mapKidDone(s: Step, name: string, def: MapState, actorId: string
   }
   const k = s.ctx.kids!;
   if (k.finished === k.total) {
-    s.record('MapStateSucceeded', undefined, { link: { keep: true, drop: [slots] } });
-    finishWithResult(s, def, k.results);
+    succeedMap(s, def);
     return;
   }
   startIterations(s, name, def);
