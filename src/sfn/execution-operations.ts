@@ -3,6 +3,7 @@ import { describeExecution } from './operations/describe-execution.js';
 import { getExecutionHistory } from './operations/get-execution-history.js';
 import { getActivityTask } from './operations/get-activity-task.js';
 import { listExecutions } from './operations/list-executions.js';
+import { redriveExecution } from './operations/redrive-execution.js';
 import { sendTaskFailure, sendTaskHeartbeat, sendTaskSuccess } from './operations/send-task.js';
 import { startExecution } from './operations/start-execution.js';
 import { stopExecution } from './operations/stop-execution.js';
@@ -12,6 +13,7 @@ export const SFN_EXECUTION_OPERATIONS: Readonly<Record<string, Operation>> = {
   StartExecution: startExecution,
   DescribeExecution: describeExecution,
   StopExecution: stopExecution,
+  RedriveExecution: redriveExecution,
   ListExecutions: listExecutions,
   GetExecutionHistory: getExecutionHistory,
   GetActivityTask: getActivityTask,
