@@ -15,7 +15,8 @@ function index(ctx: ServiceContext): SfnVisibilityIndex {
 }
 
 /** Tokens carry the last item's start date and name, and a digest of the query they belong to. */
-const digest = (q: SfnListQuery): string => createHash('sha256').update(JSON.stringify([q.stateMachineName, q.status ?? null, ...(q.via === undefined ? [] : [q.via])])).digest('base64url').slice(0, 12);
+const digest = (q: SfnListQuery): string => createHash('sha256').update(JSON.stringify([q.stateMachineName, q.status ?? null, ...(q.via === undefined ? [] : [q.via]),
+  ...(q.redriven === undefined ? [] : [`redriven:${q.redriven}`])])).digest('base64url').slice(0, 12);
 
 function readCursor(token: string, q: SfnListQuery): SfnCursor {
   try {
@@ -38,7 +39,7 @@ export async function listExecutions(ctx: ServiceContext, input: unknown): Promi
   const statusFilter = r.str('statusFilter', { max: 16, oneOf: STATUSES });
   const maxResults = r.int('maxResults', { min: 0, max: 1000 }) || 100;
   const nextToken = r.str('nextToken', { min: 1, max: 3096 });
-  r.str('redriveFilter', { max: 32 });
+  const redriveFilter = r.str('redriveFilter', { max: 32, oneOf: ['REDRIVEN', 'NOT_REDRIVEN'] });
   r.done();
   if (body.mapRunArn !== undefined && body.stateMachineArn === undefined) {
     throw new Fault('ValidationException', 'Map Runs are not supported: give stateMachineArn');
@@ -50,7 +51,10 @@ export async function listExecutions(ctx: ServiceContext, input: unknown): Promi
   if (via !== undefined && !(await findVersion(ctx, via, ref)) && !(await findAlias(ctx, via, ref))) {
     throw new Fault('StateMachineDoesNotExist', `State Machine Does Not Exist: '${via}'`);
   }
-  const q: SfnListQuery = { stateMachineName: sm.name, status: statusFilter, ...(via !== undefined ? { via } : {}) };
+  const q: SfnListQuery = {
+    stateMachineName: sm.name, status: statusFilter, ...(via !== undefined ? { via } : {}),
+    ...(redriveFilter !== undefined ? { redriven: redriveFilter === 'REDRIVEN' } : {}),
+  };
   const after = nextToken === undefined ? undefined : readCursor(nextToken, q);
   const { items, more } = index(ctx).list(q, { limit: maxResults, after });
   const last = items.at(-1);
@@ -60,6 +64,7 @@ export async function listExecutions(ctx: ServiceContext, input: unknown): Promi
       ...(x.stateMachineVersionArn !== undefined ? { stateMachineVersionArn: x.stateMachineVersionArn } : {}),
       ...(x.stateMachineAliasArn !== undefined ? { stateMachineAliasArn: x.stateMachineAliasArn } : {}),
       startDate: seconds(x.startDate), ...(x.stopDate !== undefined ? { stopDate: seconds(x.stopDate) } : {}),
+      ...(x.redriveCount ? { redriveCount: x.redriveCount } : {}), ...(x.redriveDate !== undefined ? { redriveDate: seconds(x.redriveDate) } : {}),
     })),
     ...(more && last ? { nextToken: writeCursor({ startDate: last.startDate, name: last.name }, q) } : {}),
   };
