@@ -2,7 +2,7 @@ import { createActor, SimulatedClock, type AnyActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { parseDefinition } from '../../src/sfn/asl/validate-definition.js';
 import { compileStateMachine } from '../../src/sfn/compile/compile-state-machine.js';
-import type { SfnExecutionOutput, SfnRecord } from '../../src/sfn/compile/contract.js';
+import type { SfnExecutionOutput, SfnInputEvent, SfnRecord } from '../../src/sfn/compile/contract.js';
 import type { GraphContext } from '../../src/sfn/compile/graph-context.js';
 import { redrivePointOf } from '../../src/sfn/compile/redrive-start.js';
 import { executionInput, SFN_T0, testHooks } from '../helpers/sfn-driver.js';
@@ -31,13 +31,14 @@ function setup() {
 
 /** Answers the tasks scheduled since `from`: `ok(input)` says which succeed (with their input's `v` upper-cased). */
 function answer(actor: AnyActor, records: SfnRecord[], from: number, ok: (input: { v: string }) => boolean): Array<{ v: string; r: number }> {
+  const send = (e: SfnInputEvent) => actor.send(e);
   const tasks = records.slice(from).filter((r) => r.type === 'ActivityScheduled').map((r) => r.task!);
-  for (const t of tasks) actor.send({ type: 'sfn.activity.started', key: t.key });
+  for (const t of tasks) send({ type: 'sfn.activity.started', key: t.key });
   // Successes first, so the failure finds them done and the others still running.
   const inputs = tasks.map((t) => ({ key: t.key, input: JSON.parse(t.input) as { v: string; r: number } }));
-  for (const t of inputs.filter((t) => ok(t.input))) actor.send({ type: 'sfn.activity.succeeded', key: t.key, output: t.input.v.toUpperCase() });
+  for (const t of inputs.filter((t) => ok(t.input))) send({ type: 'sfn.activity.succeeded', key: t.key, output: t.input.v.toUpperCase() });
   const bad = inputs.find((t) => !ok(t.input));
-  if (bad) actor.send({ type: 'sfn.activity.failed', key: bad.key, error: 'Boom', cause: 'no' });
+  if (bad) send({ type: 'sfn.activity.failed', key: bad.key, error: 'Boom', cause: 'no' });
   return inputs.map((t) => t.input);
 }
 
@@ -46,7 +47,7 @@ describe('the redrive start mode of the root machine', () => {
     const { records, clock, input, machine } = setup();
     const first = createActor(machine, { id: 'root', clock, input: executionInput(input) }).start();
     expect(answer(first, records, 0, (i) => i.v === 'a' || i.v === 'c').map((i) => i.r)).toEqual([0, 0, 0, 0]);
-    const closed = first.getPersistedSnapshot() as { status: string; output: SfnExecutionOutput; context: GraphContext };
+    const closed = first.getPersistedSnapshot() as unknown as { status: string; output: SfnExecutionOutput; context: GraphContext };
     expect(closed.output).toMatchObject({ status: 'FAILED', error: 'Boom' });
     first.stop();
 
