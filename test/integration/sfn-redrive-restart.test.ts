@@ -1,7 +1,7 @@
 import { GetActivityTaskCommand, RedriveExecutionCommand, SendTaskFailureCommand, SendTaskSuccessCommand, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { describe, expect, it } from 'vitest';
 import { useNodesOnOneNats } from '../helpers/engine.js';
-import { fullHistory, machineWithActivity, sfnClient, waitClosed } from '../helpers/sfn-http.js';
+import { fullHistory, machineWithActivity, restartSfnNode, sfnClient, waitClosed } from '../helpers/sfn-http.js';
 
 const env = useNodesOnOneNats();
 const HTTP = { port: 0, accessKeys: {} };
@@ -24,12 +24,7 @@ describe('a redriven execution across an engine restart', () => {
     await sfn.send(new SendTaskFailureCommand({ taskToken: (await take()).token, error: 'Boom' }));
     expect((await waitClosed(sfn, executionArn!)).status).toBe('FAILED');
     await sfn.send(new RedriveExecutionCommand({ executionArn }));
-    sfn.destroy();
-    await first.stop();
-    env.nodes.splice(env.nodes.indexOf(first), 1);
-
-    const next = await env.startEngine({ http: HTTP });
-    sfn = sfnClient(next.http!.port);
+    ({ sfn } = await restartSfnNode(env, first, sfn, { http: HTTP }));
     try {
       const seen: string[] = [];
       for (let i = 0; i < 2; i++) {
