@@ -175,7 +175,7 @@ describe('RedriveExecution (AWS SDK)', () => {
       (await sfn.send(new ListExecutionsCommand({ stateMachineArn, ...(redriveFilter ? { redriveFilter } : {}) }))).executions!;
     const all = await list();
     expect(all.map((x) => [x.executionArn, x.status, x.redriveCount, x.redriveDate])).toEqual([
-      [plain, 'FAILED', undefined, undefined], [redriven, 'SUCCEEDED', 1, redriveDate],
+      [plain, 'FAILED', 0, undefined], [redriven, 'SUCCEEDED', 1, redriveDate],
     ]);
     expect((await list('REDRIVEN')).map((x) => x.executionArn)).toEqual([redriven]);
     expect((await list('NOT_REDRIVEN')).map((x) => x.executionArn)).toEqual([plain]);

@@ -92,6 +92,10 @@ export class SfnRedriver {
     const snap = point?.extra.snapshot as { status?: string; context?: GraphContext } | undefined;
     const at = snap?.status === 'done' && snap.context ? redrivePointOf(snap.context) : undefined;
     if (!point || !at) throw new Fault('ExecutionNotRedrivable', `Execution ${rec.executionArn} has no state to redrive from`);
+    // Records closed before they counted their events: the book knows.
+    if (Math.max(point.extra.book.lastEventId, point.upTo) >= (this.d.historyLimit ?? DEFAULT_HISTORY_LIMIT)) {
+      throw new Fault('ExecutionNotRedrivable', 'Execution history event limit exceeded');
+    }
     await this.d.prepare(rec.definition);
 
     // Strictly after the attempt before (its visibility record is replaced by version: see sfn-visibility-index.ts).

@@ -64,7 +64,8 @@ export async function listExecutions(ctx: ServiceContext, input: unknown): Promi
       ...(x.stateMachineVersionArn !== undefined ? { stateMachineVersionArn: x.stateMachineVersionArn } : {}),
       ...(x.stateMachineAliasArn !== undefined ? { stateMachineAliasArn: x.stateMachineAliasArn } : {}),
       startDate: seconds(x.startDate), ...(x.stopDate !== undefined ? { stopDate: seconds(x.stopDate) } : {}),
-      ...(x.redriveCount ? { redriveCount: x.redriveCount } : {}), ...(x.redriveDate !== undefined ? { redriveDate: seconds(x.redriveDate) } : {}),
+      // AWS: 0 for an execution never redriven.
+      redriveCount: x.redriveCount ?? 0, ...(x.redriveDate !== undefined ? { redriveDate: seconds(x.redriveDate) } : {}),
     })),
     ...(more && last ? { nextToken: writeCursor({ startDate: last.startDate, name: last.name }, q) } : {}),
   };
