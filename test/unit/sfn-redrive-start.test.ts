@@ -15,7 +15,7 @@ const DEFINITION = {
     Each: {
       Type: 'Map', ItemsPath: '$.items', End: true,
       ItemSelector: { 'v.$': '$$.Map.Item.Value', 'r.$': '$$.Execution.RedriveCount' },
-      ItemProcessor: { StartAt: 'Do', States: { Do: { Type: 'Task', Resource: ACT, End: true } } },
+      ItemProcessor: { StartAt: 'Mark', States: { Mark: { Type: 'Pass', Next: 'Do' }, Do: { Type: 'Task', Resource: ACT, End: true } } },
     },
   },
 };
@@ -43,7 +43,7 @@ function answer(actor: AnyActor, records: SfnRecord[], from: number, ok: (input:
 }
 
 describe('the redrive start mode of the root machine', () => {
-  it('starts at the failed Map with its input and runs only the iterations that did not succeed', () => {
+  it('starts at the failed Map with its input and runs only the iterations that did not succeed, the failed one from its failed state', () => {
     const { records, clock, input, machine } = setup();
     const first = createActor(machine, { id: 'root', clock, input: executionInput(input) }).start();
     expect(answer(first, records, 0, (i) => i.v === 'a' || i.v === 'c').map((i) => i.r)).toEqual([0, 0, 0, 0]);
@@ -60,9 +60,13 @@ describe('the redrive start mode of the root machine', () => {
     expect(records.slice(from, from + 4).map((r) => [r.type, r.details?.index ?? r.details?.name])).toEqual([
       ['MapStateEntered', 'Each'], ['MapStateStarted', undefined], ['MapIterationStarted', 1], ['MapIterationStarted', 3],
     ]);
-    expect(answer(again, records, from, () => true)).toEqual([{ v: 'b', r: 1 }, { v: 'd', r: 1 }]);
+    // 'b' failed: its Task runs again with the input it had (RedriveCount 0 then); 'd' was aborted and starts over.
+    expect(answer(again, records, from, () => true)).toEqual([{ v: 'b', r: 0 }, { v: 'd', r: 1 }]);
     expect(again.getSnapshot().output).toEqual({ status: 'SUCCEEDED', output: ['A', 'B', 'C', 'D'] });
-    expect(records.slice(from).some((r) => r.type === 'PassStateEntered')).toBe(false);
+    // Prep is not run again; the iteration that failed starts again at its Task, the one aborted from its start.
+    const passes = records.slice(from).filter((r) => r.type === 'PassStateEntered').map((r) => r.details!.name);
+    expect(passes).toEqual(['Mark']);
+    expect(records.slice(from).filter((r) => r.type === 'TaskStateEntered').length).toBe(2);
     again.stop();
   });
 

@@ -126,7 +126,8 @@ export interface SfnExecutionInput {
 /** The root machine's output once its snapshot status is 'done'. */
 export type SfnExecutionOutput =
   | { status: 'SUCCEEDED'; output: unknown }
-  | { status: 'FAILED' | 'TIMED_OUT' | 'ABORTED'; error?: string; cause?: string };
+  /** A branch or iteration that failed also says where a redrive starts it again (`redrive`). */
+  | { status: 'FAILED' | 'TIMED_OUT' | 'ABORTED'; error?: string; cause?: string; redrive?: RedrivePoint };
 
 /** Events the host sends to the root actor (the root forwards task events and rearm to its children). */
 export type SfnInputEvent =

@@ -60,6 +60,8 @@ export interface Kids {
   input?: unknown;
   /** A redriven visit: outputs of the children that succeeded in the attempt before, by index; they do not run again. */
   kept?: Record<string, unknown>;
+  /** Redrive points of the children that failed: in the attempt before (they start again there), or in this visit (for a redrive to come). */
+  points?: Record<string, RedrivePoint>;
 }
 
 /** A state failure on its way through Retry and Catch. */
@@ -116,6 +118,8 @@ export interface GraphContext {
 export interface KeptKids {
   state: string;
   results: Record<string, unknown>;
+  /** Children that failed: where each starts again (a redrive runs them from their failed state, not from their start). */
+  points?: Record<string, RedrivePoint>;
 }
 
 const NO_VARIABLES: Record<string, unknown> = Object.freeze({});

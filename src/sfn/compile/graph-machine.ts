@@ -12,7 +12,7 @@ import { kidOf, liveKids, upgradeKids } from './kids.js';
 import { INLINE_MAP_CONCURRENCY, mapKidDone, mapResume, runMap } from './map-state.js';
 import { parallelKidDone, parallelResume, runParallel } from './parallel-state.js';
 import { runFail, runPass, runSucceed } from './pass-succeed-fail.js';
-import { beginNode, keptKids, resumeAt } from './redrive-start.js';
+import { beginNode, keptKids, redrivePointOf, resumeAt } from './redrive-start.js';
 import { stateNode } from './state-nodes.js';
 import { enterState } from './state-flow.js';
 import { Step, type StepEnv } from './step.js';
@@ -147,7 +147,9 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
       } : {}),
     },
     states: {
-      ...(o.root ? { [names.begin]: beginNode(names, graph) } : { [names.waitKey]: { on: { 'sfn.go': names.targetOf(names.start) } } }),
+      // A child waits for sfn.go, then begins like the root: at StartAt, or where a redrive starts it again.
+      ...(o.root ? {} : { [names.waitKey]: { on: { 'sfn.go': names.targetOf(names.begin) } } }),
+      [names.begin]: beginNode(names, graph),
       ...Object.fromEntries(Object.entries(graph.States).map(([name, def]) => [name, stateNode(names, name, def)])),
       [names.succeededKey]: { type: 'final', entry: 'graphSucceeded' },
       [names.failedKey]: { type: 'final', entry: 'graphFailed' },
@@ -237,9 +239,14 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
       }),
       graphSucceeded: end((ctx) => ({ status: 'SUCCEEDED', output: ctx.data })),
       // A Fail state without Error/Cause leaves them out (AWS has neither member, not empty strings).
-      graphFailed: end((ctx) => ({
-        status: 'FAILED', ...(ctx.fault?.error ? { error: ctx.fault.error } : {}), ...(ctx.fault?.cause ? { cause: ctx.fault.cause } : {}),
-      })),
+      graphFailed: end((ctx) => {
+        // A failed branch or iteration hands its parent where a redrive starts it again.
+        const redrive = o.root ? undefined : redrivePointOf(ctx);
+        return {
+          status: 'FAILED', ...(ctx.fault?.error ? { error: ctx.fault.error } : {}), ...(ctx.fault?.cause ? { cause: ctx.fault.cause } : {}),
+          ...(redrive ? { redrive } : {}),
+        };
+      }),
       abort: end((_ctx, e) => {
         const s = e as Extract<GraphEvent, { type: 'sfn.stop' }>;
         return { status: 'ABORTED', ...(s.error !== undefined ? { error: s.error } : {}), ...(s.cause !== undefined ? { cause: s.cause } : {}) };

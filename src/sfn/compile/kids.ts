@@ -14,12 +14,12 @@ export const KIDS_PER_TURN = 20;
 export function newKids(s: Step, name: string, total: number, max: number): Kids {
   const visit = s.nextSeq();
   // The first visit after a redrive keeps the children that succeeded before (see redrive-start.ts).
-  const keep = s.ctx.keep?.state === name ? s.ctx.keep.results : undefined;
+  const keep = s.ctx.keep?.state === name ? s.ctx.keep : undefined;
   delete s.ctx.keep;
   return {
     visit, prefix: `${s.env.selfId}/${s.env.tagOf(name)}.${visit}.`, total, live: {},
     results: new Array<unknown>(total).fill(null), resultBytes: 0, finished: 0, running: 0, next: 0, max, burst: 0, paused: false,
-    ...(keep ? { kept: keep } : {}),
+    ...(keep ? { kept: keep.results } : {}), ...(keep?.points ? { points: keep.points } : {}),
   };
 }
 
@@ -68,7 +68,13 @@ export function startKids(s: Step, build: (index: number) => KidBuild): Fault | 
     k.next += 1;
     k.running += 1;
     k.burst += 1;
-    s.spawn({ id, src: b.src, input: b.input });
+    // A child that failed in the attempt before a redrive starts again at its own redrive point (used once).
+    const redrive = k.points?.[index];
+    if (redrive) {
+      k.points = { ...k.points };
+      delete k.points[index];
+    }
+    s.spawn({ id, src: b.src, input: redrive ? { ...b.input, redrive } : b.input });
   }
   return null;
 }
@@ -114,6 +120,13 @@ export function kidOf(ctx: GraphContext, owner: string): string | undefined {
 
 export function liveKids(ctx: GraphContext): string[] {
   return ctx.kids ? Object.keys(ctx.kids.live) : [];
+}
+
+/** A child failed: where a redrive would start it again (see redrive-start.ts). */
+export function notePoint(s: Step, actorId: string, out: SfnExecutionOutput): void {
+  const k = s.ctx.kids!;
+  if (out.status === 'SUCCEEDED' || !out.redrive) return;
+  s.ctx.kids = { ...k, points: { ...k.points, [k.live[actorId]!]: out.redrive } };
 }
 
 /** The failure a finished child hands its Parallel or Map state. */

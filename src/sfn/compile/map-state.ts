@@ -7,7 +7,7 @@ import type { SfnExecutionOutput } from './contract.js';
 import { GO_WAIT, json, visibleVariables, type Fault } from './graph-context.js';
 import { unexpectedType } from '../asl/jsonata.js';
 import { evalField, integerField, isJsonata } from './query.js';
-import { isKid, keepResult, kidFault, kidIndex, newKids, resumeKids, startKids, type KidBuild } from './kids.js';
+import { isKid, keepResult, kidFault, kidIndex, newKids, notePoint, resumeKids, startKids, type KidBuild } from './kids.js';
 import { checkedJson, dataLimitFault } from './payload-limit.js';
 import { decideFault } from './retry-catch.js';
 import { finishWithResult } from './state-flow.js';
@@ -130,6 +130,7 @@ export function mapKidDone(s: Step, name: string, def: MapState, actorId: string
     // What follows (MapStateFailed, a retry's MapStateStarted) links to the iteration's last event.
     s.links.push({ op: 'join', into: s.env.selfId, from: [actorId] });
     s.record('MapIterationFailed', { name, index }, { link: { from: actorId, keep: true } });
+    notePoint(s, actorId, out);
     failMap(s, def, kidFault(out));
     return;
   }

@@ -4,7 +4,7 @@ import type { ParallelState } from '../asl/types.js';
 import type { SfnExecutionOutput } from './contract.js';
 import { GO_WAIT, visibleVariables, type Fault } from './graph-context.js';
 import { evalField, isJsonata } from './query.js';
-import { isKept, isKid, keepResult, kidFault, KIDS_PER_TURN, newKids, resumeKids, startKids } from './kids.js';
+import { isKept, isKid, keepResult, kidFault, KIDS_PER_TURN, newKids, notePoint, resumeKids, startKids } from './kids.js';
 import { checkedJson, dataLimitFault } from './payload-limit.js';
 import { decideFault } from './retry-catch.js';
 import { finishWithResult } from './state-flow.js';
@@ -61,6 +61,7 @@ export function parallelKidDone(s: Step, name: string, def: ParallelState, actor
   // What closes the state links to the latest last event of its branches.
   s.links.push({ op: 'join', into: s.env.selfId, from: [actorId] });
   if (out.status !== 'SUCCEEDED') {
+    notePoint(s, actorId, out);
     failParallel(s, def, kidFault(out));
     return;
   }

@@ -56,7 +56,7 @@ export function keptKids(ctx: GraphContext): KeptKids | undefined {
   const results: Record<string, unknown> = {};
   // Started and no longer running: finished successfully (a failed child is still among `live` when its state fails).
   for (let i = 0; i < k.next; i++) if (!Object.hasOwn(k.live, k.prefix + i)) results[i] = k.results[i];
-  return { state: ctx.state.Name, results };
+  return { state: ctx.state.Name, results, ...(k.points ? { points: k.points } : {}) };
 }
 
 /** The root's first state: on to the redrive point's state, else to StartAt. */
