@@ -10,7 +10,7 @@ export type FaultName =
   | 'InvalidArn' | 'InvalidName' | 'InvalidDefinition' | 'InvalidToken' | 'InvalidOutput' | 'InvalidExecutionInput'
   | 'TaskDoesNotExist' | 'TaskTimedOut' | 'StateMachineDoesNotExist' | 'StateMachineAlreadyExists'
   | 'StateMachineDeleting' | 'StateMachineLimitExceeded' | 'ExecutionDoesNotExist' | 'ExecutionAlreadyExists'
-  | 'ExecutionLimitExceeded' | 'TooManyTags' | 'AccessDeniedException' | 'ConflictException' | 'ResourceNotFound'
+  | 'ExecutionLimitExceeded' | 'ExecutionNotRedrivable' | 'TooManyTags' | 'AccessDeniedException' | 'ConflictException' | 'ResourceNotFound'
   | 'ServiceQuotaExceededException' | 'InvalidLoggingConfiguration' | 'StateMachineTypeNotSupported';
 
 export interface FaultOptions extends ErrorOptions {

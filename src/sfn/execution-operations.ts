@@ -3,6 +3,7 @@ import { describeExecution } from './operations/describe-execution.js';
 import { getExecutionHistory } from './operations/get-execution-history.js';
 import { getActivityTask } from './operations/get-activity-task.js';
 import { listExecutions } from './operations/list-executions.js';
+import { redriveExecution } from './operations/redrive-execution.js';
 import { sendTaskFailure, sendTaskHeartbeat, sendTaskSuccess } from './operations/send-task.js';
 import { startExecution } from './operations/start-execution.js';
 import { startSyncExecution } from './operations/start-sync-execution.js';
@@ -14,6 +15,7 @@ export const SFN_EXECUTION_OPERATIONS: Readonly<Record<string, Operation>> = {
   StartSyncExecution: startSyncExecution,
   DescribeExecution: describeExecution,
   StopExecution: stopExecution,
+  RedriveExecution: redriveExecution,
   ListExecutions: listExecutions,
   GetExecutionHistory: getExecutionHistory,
   GetActivityTask: getActivityTask,

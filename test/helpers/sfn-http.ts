@@ -3,7 +3,8 @@ import {
   SFNClient, type HistoryEvent,
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll } from 'vitest';
-import { startTestEngine, type TestEngine } from './engine.js';
+import type { EngineNode, StartOptions } from '../../src/server.js';
+import { startTestEngine, type NodesOnOneNats, type TestEngine } from './engine.js';
 import { ANY_CREDENTIALS, REGION } from './swf-http.js';
 import { until } from './until.js';
 
@@ -36,6 +37,15 @@ export function sfnHttpEngineForFile(): { readonly sfn: SFNClient } {
   beforeAll(async () => { h = await startSfnHttpEngine(); });
   afterAll(async () => { await h?.stop(); });
   return { get sfn() { return h!.sfn; } };
+}
+
+/** Stops a node of `env` (its client first) and starts the one that comes after, with a client for it: an engine restart. */
+export async function restartSfnNode(env: NodesOnOneNats, node: EngineNode, sfn: SFNClient, opts: StartOptions): Promise<{ node: EngineNode; sfn: SFNClient }> {
+  sfn.destroy();
+  await node.stop();
+  env.nodes.splice(env.nodes.indexOf(node), 1);
+  const next = await env.startEngine(opts);
+  return { node: next, sfn: sfnClient(next.http!.port) };
 }
 
 let seq = 0;

@@ -5,7 +5,7 @@ import {
 } from '@aws-sdk/client-sfn';
 import { describe, expect, it } from 'vitest';
 import { useNodesOnOneNats } from '../helpers/engine.js';
-import { freshName, SFN_ROLE, sfnClient, waitClosed } from '../helpers/sfn-http.js';
+import { freshName, restartSfnNode, SFN_ROLE, sfnClient, waitClosed } from '../helpers/sfn-http.js';
 
 const env = useNodesOnOneNats();
 const pass = (result: string) => JSON.stringify({ StartAt: 'A', States: { A: { Type: 'Pass', Result: result, End: true } } });
@@ -25,12 +25,7 @@ describe('versions, aliases and tags across an engine restart', () => {
     const alias = await sfn.send(new CreateStateMachineAliasCommand({
       name: 'live', routingConfiguration: [{ stateMachineVersionArn: c.stateMachineVersionArn, weight: 100 }, { stateMachineVersionArn: v2.stateMachineVersionArn, weight: 0 }],
     }));
-    sfn.destroy();
-    await first.stop();
-    env.nodes.splice(env.nodes.indexOf(first), 1);
-
-    const next = await env.startEngine({ http: HTTP });
-    sfn = sfnClient(next.http!.port);
+    ({ sfn } = await restartSfnNode(env, first, sfn, { http: HTTP }));
     try {
       expect((await sfn.send(new ListTagsForResourceCommand({ resourceArn: activityArn }))).tags).toEqual([{ key: 'kind', value: 'activity' }]);
       expect((await sfn.send(new ListTagsForResourceCommand({ resourceArn: sm }))).tags).toEqual([{ key: 'kind', value: 'sm' }]);

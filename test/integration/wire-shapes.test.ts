@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   DescribeStateMachineCommand, StartSyncExecutionCommand,
-  CreateActivityCommand, CreateStateMachineCommand, DeleteActivityCommand, DeleteStateMachineCommand, GetActivityTaskCommand,
+  CreateActivityCommand, CreateStateMachineCommand, DeleteActivityCommand, DeleteStateMachineCommand, RedriveExecutionCommand, GetActivityTaskCommand,
   DescribeExecutionCommand, DescribeMapRunCommand, GetExecutionHistoryCommand, ListExecutionsCommand, ListMapRunsCommand,
   SendTaskFailureCommand, UpdateMapRunCommand, SendTaskHeartbeatCommand, SendTaskSuccessCommand, StartExecutionCommand, StopExecutionCommand,
   type HistoryEvent,
@@ -51,7 +51,7 @@ const SFN_NOT_WRITTEN = new Set<string>(['TaskStateAborted', 'WaitStateAborted',
   'TaskScheduled', 'TaskStarted', 'TaskSubmitted', 'TaskSucceeded', 'TaskFailed', 'TaskTimedOut']);
 
 const SFN_EVENT_TYPES = [
-  'ExecutionStarted', 'ExecutionSucceeded', 'ExecutionFailed', 'ExecutionTimedOut', 'ExecutionAborted',
+  'ExecutionStarted', 'ExecutionRedriven', 'ExecutionSucceeded', 'ExecutionFailed', 'ExecutionTimedOut', 'ExecutionAborted',
   'TaskStateEntered', 'TaskStateExited', 'TaskStateAborted',
   'ActivityScheduled', 'ActivityStarted', 'ActivitySucceeded', 'ActivityFailed', 'ActivityTimedOut', 'ActivityScheduleFailed',
   'TaskScheduled', 'TaskStarted', 'TaskSubmitted', 'TaskSucceeded', 'TaskFailed', 'TaskTimedOut',
@@ -192,8 +192,11 @@ async function distributedFailingRun(): Promise<string> {
   return arn;
 }
 
+/** Times out, is redriven (RedriveExecution, ExecutionRedriven) and times out again: the timeout counts from the redrive. */
 async function timedOutRun(): Promise<string> {
   const arn = await start(await machine({ TimeoutSeconds: 1, StartAt: 'Nap', States: { Nap: { Type: 'Wait', Seconds: 60, End: true } } }), '{}');
+  await waitClosed(h.sfn, arn);
+  await h.sfn.send(new RedriveExecutionCommand({ executionArn: arn }));
   await waitClosed(h.sfn, arn);
   return arn;
 }

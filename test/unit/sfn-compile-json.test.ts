@@ -32,7 +32,8 @@ describe('compiled machine as XState JSON', () => {
     const { machine } = compile();
     const json = JSON.parse(JSON.stringify(machine.toJSON())) as { id: string; states: Record<string, { id: string; states?: Record<string, unknown> }> };
     expect(json.id).toBe('sfn');
-    expect(Object.keys(json.states)).toEqual(['Check.Order', 'Ship', 'Fan', 'Each', 'Done', 'Reject', '$succeeded', '$failed', '$timedOut', '$aborted']);
+    // `$begin` routes to StartAt, or to where a redrive starts again.
+    expect(Object.keys(json.states)).toEqual(['$begin', 'Check.Order', 'Ship', 'Fan', 'Each', 'Done', 'Reject', '$succeeded', '$failed', '$timedOut', '$aborted']);
     expect(json.states.Ship.id).toBe('sfn.Ship');
     expect(Object.keys(json.states.Ship.states!)).toEqual(['run', 'scheduled', 'started', 'settle', 'retrying']);
   });

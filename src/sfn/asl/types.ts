@@ -166,8 +166,8 @@ export interface AslDefinition extends StateGraph {
  * `Task.Token` is absent for activity tasks; `Map.Item` exists inside Map iterations only.
  */
 export interface ContextObject {
-  /** In AWS's order: Id, Input, StartTime, Name, RoleArn, RedriveCount. */
-  Execution: { Id: string; Input: unknown; StartTime: string; Name: string; RoleArn: string; RedriveCount: number };
+  /** In AWS's order: Id, Input, StartTime, Name, RoleArn, RedriveCount (and RedriveTime once redriven). */
+  Execution: { Id: string; Input: unknown; StartTime: string; Name: string; RoleArn: string; RedriveCount: number; RedriveTime?: string };
   /** AWS's `$$.State` has Name and EnteredTime only (no RetryCount). */
   State: { Name: string; EnteredTime: string };
   StateMachine: { Id: string; Name: string };

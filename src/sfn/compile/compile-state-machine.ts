@@ -7,15 +7,17 @@ import { DEFAULT_HISTORY_LIMIT, UnrecordedCounts } from './history-limit.js';
 
 /** The root graph's input: the data is the execution input; `$$` gets the execution and state machine. */
 function rootInput(def: AslDefinition, x: SfnExecutionInput): GraphInput {
+  const redriven = x.redriveTime !== undefined ? { RedriveTime: iso(x.redriveTime) } : {};
   return {
     data: x.input,
     co: {
-      // Executions are never redriven here: RedriveCount stays 0. The input is held once, beside the
-      // context (see contextObject), not in every child's.
-      Execution: { Id: x.executionArn, StartTime: iso(x.startTime), Name: x.executionName, RoleArn: x.roleArn, RedriveCount: 0 },
+      // The input is held once, beside the context (see contextObject), not in every child's.
+      Execution: { Id: x.executionArn, StartTime: iso(x.startTime), Name: x.executionName, RoleArn: x.roleArn, RedriveCount: x.redriveCount ?? 0, ...redriven },
       StateMachine: { Id: x.stateMachineArn, Name: x.stateMachineName },
     },
-    execDeadline: def.TimeoutSeconds !== undefined ? x.startTime + def.TimeoutSeconds * 1000 : null,
+    // A redrive counts the execution's timeout afresh (AWS resets it).
+    execDeadline: def.TimeoutSeconds !== undefined ? (x.redriveTime ?? x.startTime) + def.TimeoutSeconds * 1000 : null,
+    ...(x.redrive ? { redrive: x.redrive } : {}),
   };
 }
 

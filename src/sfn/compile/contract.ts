@@ -1,6 +1,7 @@
 import type { AnyStateMachine } from 'xstate';
 import type { MachineClock } from '../../../machines/swf/history-event.js';
 import type { ServiceResource } from '../integrations/integration.js';
+import type { RedrivePoint } from './redrive-start.js';
 
 /**
  * The contract between a compiled state machine (compile-state-machine.ts) and the host that runs
@@ -11,7 +12,7 @@ import type { ServiceResource } from '../integrations/integration.js';
 
 /** Step Functions history event types (the subset ActorFlow records). */
 export type SfnEventType =
-  | 'ExecutionStarted' | 'ExecutionSucceeded' | 'ExecutionFailed' | 'ExecutionTimedOut' | 'ExecutionAborted'
+  | 'ExecutionStarted' | 'ExecutionRedriven' | 'ExecutionSucceeded' | 'ExecutionFailed' | 'ExecutionTimedOut' | 'ExecutionAborted'
   | 'TaskStateEntered' | 'TaskStateExited' | 'TaskStateAborted'
   | 'ActivityScheduled' | 'ActivityStarted' | 'ActivitySucceeded' | 'ActivityFailed' | 'ActivityTimedOut' | 'ActivityScheduleFailed'
   /** A service integration Task (src/sfn/integrations): scheduled, started, submitted (callback, .sync), closed. */
@@ -130,12 +131,19 @@ export interface SfnExecutionInput {
   input: unknown;
   /** Epoch ms. */
   startTime: number;
+  /** A redrive (RedriveExecution): the root starts again at the state the last attempt stopped in (see redrive-start.ts). */
+  redrive?: RedrivePoint;
+  /** How many times the execution was redriven, this start included (`$$.Execution.RedriveCount`). */
+  redriveCount?: number;
+  /** Epoch ms of this redrive: the execution's TimeoutSeconds counts from here (AWS resets it). */
+  redriveTime?: number;
 }
 
 /** The root machine's output once its snapshot status is 'done'. */
 export type SfnExecutionOutput =
   | { status: 'SUCCEEDED'; output: unknown }
-  | { status: 'FAILED' | 'TIMED_OUT' | 'ABORTED'; error?: string; cause?: string };
+  /** A branch or iteration that failed also says where a redrive starts it again (`redrive`). */
+  | { status: 'FAILED' | 'TIMED_OUT' | 'ABORTED'; error?: string; cause?: string; redrive?: RedrivePoint };
 
 /**
  * Events the host sends to the root actor (the root forwards task events and rearm to its children).

@@ -1,5 +1,6 @@
 import type { ContextObject } from '../asl/types.js';
 import type { SfnExecutionOutput, SfnInputEvent, SfnServiceTask } from './contract.js';
+import type { RedrivePoint } from './redrive-start.js';
 
 /**
  * The parts of the context object (`$$`) fixed for one graph run: execution, state machine, Map
@@ -16,6 +17,8 @@ export interface GraphInput {
   execDeadline: number | null;
   /** A branch or iteration: the variables of the scopes around it (read-only here). */
   outer?: Record<string, unknown>;
+  /** A redriven execution's root: where it starts again (see redrive-start.ts). */
+  redrive?: RedrivePoint;
 }
 
 /** The activity task a Task state waits for. Times are epoch ms. */
@@ -59,6 +62,10 @@ export interface Kids {
   paused: boolean;
   /** Parallel with more branches than one turn starts: the branches' input, for the later turns. */
   input?: unknown;
+  /** A redriven visit: outputs of the children that succeeded in the attempt before, by index; they do not run again. */
+  kept?: Record<string, unknown>;
+  /** Redrive points of the children that failed: in the attempt before (they start again there), or in this visit (for a redrive to come). */
+  points?: Record<string, RedrivePoint>;
 }
 
 /** A state failure on its way through Retry and Catch. */
@@ -103,6 +110,20 @@ export interface GraphContext {
   vars?: Record<string, unknown>;
   /** The variables of the scopes around a branch or iteration, fixed when it started (see GraphInput). */
   outer?: Record<string, unknown>;
+  /** The children of the current Parallel or Map visit that succeeded, kept when it ended (what a redrive keeps; see redrive-start.ts). */
+  kept?: KeptKids;
+  /** A redrive: the children of the next visit of this state that are not run again. */
+  keep?: KeptKids;
+  /** A redrive: the state the graph starts at (read once, by its first transition). */
+  redriveTo?: string;
+}
+
+/** Outputs of a Parallel's or Map's children that succeeded (by index), and the state they belong to. */
+export interface KeptKids {
+  state: string;
+  results: Record<string, unknown>;
+  /** Children that failed: where each starts again (a redrive runs them from their failed state, not from their start). */
+  points?: Record<string, RedrivePoint>;
 }
 
 const NO_VARIABLES: Record<string, unknown> = Object.freeze({});

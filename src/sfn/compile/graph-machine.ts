@@ -13,6 +13,7 @@ import { INLINE_MAP_CONCURRENCY, mapKidDone, mapResume, runMap } from './map-sta
 import { mapRunFailed, mapRunSucceeded, runDistributedMap } from './distributed-map.js';
 import { parallelKidDone, parallelResume, runParallel } from './parallel-state.js';
 import { runFail, runPass, runSucceed } from './pass-succeed-fail.js';
+import { beginNode, keptKids, redrivePointOf, resumeAt } from './redrive-start.js';
 import { stateNode } from './state-nodes.js';
 import { enterState } from './state-flow.js';
 import { Step, type StepEnv } from './step.js';
@@ -130,10 +131,13 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
 
   const config: Record<string, unknown> = {
     id: o.id,
-    context: ({ input }: { input: unknown }) => initialContext(o.toInput(input)),
+    context: ({ input }: { input: unknown }) => {
+      const gi = o.toInput(input);
+      return resumeAt(initialContext(gi), gi.redrive);
+    },
     // A child waits for its parent's sfn.go: children spawned while the parent initialises start
     // before the parent's own actions run, and their events must come after the parent's.
-    initial: o.root ? names.start : names.waitKey,
+    initial: o.root ? names.begin : names.waitKey,
     ...(o.root ? { entry: 'armExecTimeout' } : {}),
     on: {
       'sfn.activity.started': { guard: 'forChild', actions: 'forward' },
@@ -149,7 +153,9 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
       } : {}),
     },
     states: {
-      ...(o.root ? {} : { [names.waitKey]: { on: { 'sfn.go': names.targetOf(names.start) } } }),
+      // A child waits for sfn.go, then begins like the root: at StartAt, or where a redrive starts it again.
+      ...(o.root ? {} : { [names.waitKey]: { on: { 'sfn.go': names.targetOf(names.begin) } } }),
+      [names.begin]: beginNode(names, graph),
       ...Object.fromEntries(Object.entries(graph.States).map(([name, def]) => [name, stateNode(names, name, def)])),
       [names.succeededKey]: { type: 'final', entry: 'graphSucceeded' },
       [names.failedKey]: { type: 'final', entry: 'graphFailed' },
@@ -169,7 +175,12 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
       },
       ended: ({ self }: { self: AnyActorRef }, params: { id: string }) => o.hooks.ended?.(self.system, params.id),
       link: ({ self }: { self: AnyActorRef }, params: SfnLinkOp) => o.hooks.link?.(self.system, params),
-      enterState: step((s, def, _e, p) => enterState(s, p.state, def)),
+      enterState: step((s, def, _e, p) => {
+        enterState(s, p.state, def);
+        // Children kept from an earlier visit belong to that visit only.
+        delete s.ctx.kept;
+      }),
+      redriveTaken: enqueueActions(({ enqueue }) => enqueue.assign({ redriveTo: undefined } as never)),
       runPass: step((s, def) => runPass(s, def as PassState)),
       runSucceed: step((s, def) => runSucceed(s, def as SucceedState)),
       runFail: step((s, def) => runFail(s, def as FailState)),
@@ -213,7 +224,9 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
           enqueue.stopChild(id);
           enqueue({ type: 'ended', params: { id } } as never);
         }
-        enqueue.assign({ kids: null } as never);
+        // What succeeded of an unfinished visit stays in context: a redrive keeps it (see redrive-start.ts).
+        const kept = keptKids(context as GraphContext);
+        enqueue.assign({ kids: null, ...(kept ? { kept } : {}) } as never);
       }),
       upgradeKids: enqueueActions(({ context, self, enqueue }) => {
         const kids = (context as GraphContext).kids;
@@ -239,9 +252,14 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
       }),
       graphSucceeded: end((ctx) => ({ status: 'SUCCEEDED', output: ctx.data })),
       // A Fail state without Error/Cause leaves them out (AWS has neither member, not empty strings).
-      graphFailed: end((ctx) => ({
-        status: 'FAILED', ...(ctx.fault?.error ? { error: ctx.fault.error } : {}), ...(ctx.fault?.cause ? { cause: ctx.fault.cause } : {}),
-      })),
+      graphFailed: end((ctx) => {
+        // A failed branch or iteration hands its parent where a redrive starts it again.
+        const redrive = o.root ? undefined : redrivePointOf(ctx);
+        return {
+          status: 'FAILED', ...(ctx.fault?.error ? { error: ctx.fault.error } : {}), ...(ctx.fault?.cause ? { cause: ctx.fault.cause } : {}),
+          ...(redrive ? { redrive } : {}),
+        };
+      }),
       abort: end((_ctx, e) => {
         const s = e as Extract<GraphEvent, { type: 'sfn.stop' }>;
         return { status: 'ABORTED', ...(s.error !== undefined ? { error: s.error } : {}), ...(s.cause !== undefined ? { cause: s.cause } : {}) };
@@ -250,6 +268,7 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
     } as never,
     guards: {
       go: ({ context }, params: { to: string }) => context.go === params.to,
+      redriveTo: ({ context }, params: { to: string }) => context.redriveTo === params.to,
       ownTask: ({ context, event }) => context.task !== null && context.task.key === (event as TaskEvent).key,
       ownKid: ({ context, event }) => context.kids !== null && Object.hasOwn(context.kids.live, (event as DoneEvent).actorId),
       kidsPaused: ({ context }) => context.kids?.paused === true,

@@ -10,6 +10,8 @@ export interface GraphNames extends NodeKit {
   failedKey: string;
   timedOut: string;
   aborted: string;
+  /** The root's first state: routes to StartAt, or to where a redrive starts again (see redrive-start.ts). */
+  begin: string;
   /** `src` of a Parallel branch / Map iterator machine in this graph's setup. */
   srcOf(state: string, branch: number): string;
   /** A short child-id tag for a state: its name without `/`, `#` (which child ids and task keys use), unique. */
@@ -34,6 +36,7 @@ export function graphNames(graph: StateGraph, machineId: string): GraphNames {
   const failedKey = free('$failed');
   const timedOut = free('$timedOut');
   const aborted = free('$aborted');
+  const begin = free('$begin');
   const tags = new Map<string, string>();
   const used = new Set<string>();
   for (const name of Object.keys(graph.States)) {
@@ -45,7 +48,7 @@ export function graphNames(graph: StateGraph, machineId: string): GraphNames {
   const targetOf = (key: string) => `#${machineId}.${escapeKey(key)}`;
   return {
     start: graph.StartAt,
-    waitKey, succeededKey, failedKey, timedOut, aborted,
+    waitKey, succeededKey, failedKey, timedOut, aborted, begin,
     succeeded: targetOf(succeededKey),
     failed: targetOf(failedKey),
     targetOf,

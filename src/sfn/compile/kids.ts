@@ -13,10 +13,26 @@ export const KIDS_PER_TURN = 20;
 /** A new visit of a Parallel or Map state: `total` children, at most `max` at once. */
 export function newKids(s: Step, name: string, total: number, max: number): Kids {
   const visit = s.nextSeq();
+  // The first visit after a redrive keeps the children that succeeded before (see redrive-start.ts).
+  const keep = s.ctx.keep?.state === name ? s.ctx.keep : undefined;
+  delete s.ctx.keep;
   return {
     visit, prefix: `${s.env.selfId}/${s.env.tagOf(name)}.${visit}.`, total, live: {},
     results: new Array<unknown>(total).fill(null), resultBytes: 0, finished: 0, running: 0, next: 0, max, burst: 0, paused: false,
+    ...(keep ? { kept: keep.results } : {}), ...(keep?.points ? { points: keep.points } : {}),
   };
+}
+
+/** Whether child `index` of this visit is kept from the attempt before a redrive (it does not run). */
+export const isKept = (k: Kids, index: number): boolean => k.kept !== undefined && Object.hasOwn(k.kept, index);
+
+/** Fills in a kept child's output as if it had just succeeded. */
+function keepKid(k: Kids): void {
+  const output = k.kept![k.next];
+  k.results[k.next] = output;
+  k.resultBytes += utf8Bytes(JSON.stringify(output ?? null)) + 1;
+  k.finished += 1;
+  k.next += 1;
 }
 
 /** What a kind builds for child `index`: its machine and input, or the fault that fails the state. */
@@ -30,7 +46,13 @@ export type KidBuild = { src: string; input: GraphInput } | { fault: Fault };
 export function startKids(s: Step, build: (index: number) => KidBuild): Fault | null {
   const k: Kids = { ...s.ctx.kids!, live: { ...s.ctx.kids!.live } };
   s.ctx.kids = k;
-  while (k.next < k.total && k.running < k.max) {
+  while (k.next < k.total) {
+    // Kept children take no slot and no turn: they are filled in as soon as they come up.
+    if (isKept(k, k.next)) {
+      keepKid(k);
+      continue;
+    }
+    if (k.running >= k.max) break;
     if (k.burst >= KIDS_PER_TURN) {
       if (!k.paused) {
         k.paused = true;
@@ -46,7 +68,13 @@ export function startKids(s: Step, build: (index: number) => KidBuild): Fault | 
     k.next += 1;
     k.running += 1;
     k.burst += 1;
-    s.spawn({ id, src: b.src, input: b.input });
+    // A child that failed in the attempt before a redrive starts again at its own redrive point (used once).
+    const redrive = k.points?.[index];
+    if (redrive) {
+      k.points = { ...k.points };
+      delete k.points[index];
+    }
+    s.spawn({ id, src: b.src, input: redrive ? { ...b.input, redrive } : b.input });
   }
   return null;
 }
@@ -92,6 +120,13 @@ export function kidOf(ctx: GraphContext, owner: string): string | undefined {
 
 export function liveKids(ctx: GraphContext): string[] {
   return ctx.kids ? Object.keys(ctx.kids.live) : [];
+}
+
+/** A child failed: where a redrive would start it again (see redrive-start.ts). */
+export function notePoint(s: Step, actorId: string, out: SfnExecutionOutput): void {
+  const k = s.ctx.kids!;
+  if (out.status === 'SUCCEEDED' || !out.redrive) return;
+  s.ctx.kids = { ...k, points: { ...k.points, [k.live[actorId]!]: out.redrive } };
 }
 
 /** The failure a finished child hands its Parallel or Map state. */

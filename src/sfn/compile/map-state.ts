@@ -7,7 +7,7 @@ import type { SfnExecutionOutput } from './contract.js';
 import { GO_WAIT, json, visibleVariables, type Fault } from './graph-context.js';
 import { unexpectedType } from '../asl/jsonata.js';
 import { evalField, integerField, isJsonata } from './query.js';
-import { isKid, keepResult, kidFault, kidIndex, newKids, resumeKids, startKids, type KidBuild } from './kids.js';
+import { isKid, keepResult, kidFault, kidIndex, newKids, notePoint, resumeKids, startKids, type KidBuild } from './kids.js';
 import { checkedJson, dataLimitFault } from './payload-limit.js';
 import { decideFault } from './retry-catch.js';
 import { finishWithResult } from './state-flow.js';
@@ -69,6 +69,14 @@ export function runMap(s: Step, name: string, def: MapState): void {
   }
   s.ctx.go = GO_WAIT;
   startIterations(s, name, def);
+  // A redrive that kept every iteration: nothing runs again, the state finishes now.
+  if (s.ctx.go === GO_WAIT && s.ctx.kids!.finished === s.ctx.kids!.total) succeedMap(s, def);
+}
+
+function succeedMap(s: Step, def: MapState): void {
+  const k = s.ctx.kids!;
+  s.record('MapStateSucceeded', undefined, { link: { keep: true, drop: [k.prefix] } });
+  finishWithResult(s, def, k.results);
 }
 
 /** Starts iterations while there are items, free slots and room in this turn (ItemSelector sees `$$.Map.Item`). */
@@ -126,6 +134,7 @@ export function mapKidDone(s: Step, name: string, def: MapState, actorId: string
     // What follows (MapStateFailed, a retry's MapStateStarted) links to the iteration's last event.
     s.links.push({ op: 'join', into: s.env.selfId, from: [actorId] });
     s.record('MapIterationFailed', { name, index }, { link: { from: actorId, keep: true } });
+    notePoint(s, actorId, out);
     failMap(s, def, kidFault(out));
     return;
   }
@@ -138,8 +147,7 @@ export function mapKidDone(s: Step, name: string, def: MapState, actorId: string
   }
   const k = s.ctx.kids!;
   if (k.finished === k.total) {
-    s.record('MapStateSucceeded', undefined, { link: { keep: true, drop: [slots] } });
-    finishWithResult(s, def, k.results);
+    succeedMap(s, def);
     return;
   }
   startIterations(s, name, def);

@@ -4,7 +4,7 @@ import type { ParallelState } from '../asl/types.js';
 import type { SfnExecutionOutput } from './contract.js';
 import { GO_WAIT, visibleVariables, type Fault } from './graph-context.js';
 import { evalField, isJsonata } from './query.js';
-import { isKid, keepResult, kidFault, KIDS_PER_TURN, newKids, resumeKids, startKids } from './kids.js';
+import { isKept, isKid, keepResult, kidFault, KIDS_PER_TURN, newKids, notePoint, resumeKids, startKids } from './kids.js';
 import { checkedJson, dataLimitFault } from './payload-limit.js';
 import { decideFault } from './retry-catch.js';
 import { finishWithResult } from './state-flow.js';
@@ -28,12 +28,19 @@ export function runParallel(s: Step, name: string, def: ParallelState): void {
   }
   const kids = newKids(s, name, def.Branches.length, def.Branches.length);
   // Every branch's first event links to ParallelStateStarted.
-  s.record('ParallelStateStarted', undefined, { link: { seed: def.Branches.map((_b, i) => kids.prefix + i) } });
+  s.record('ParallelStateStarted', undefined, { link: { seed: def.Branches.flatMap((_b, i) => (isKept(kids, i) ? [] : [kids.prefix + i])) } });
   // Branches of later turns get the same input (Parameters may hold States.UUID(): not evaluated again).
   if (kids.total > KIDS_PER_TURN) kids.input = r.value;
   s.ctx.kids = kids;
   s.ctx.go = GO_WAIT;
   startBranches(s, name, r.value);
+  // A redrive that kept every branch: nothing runs again, the state finishes now.
+  if (s.ctx.kids!.finished === s.ctx.kids!.total) succeedParallel(s, def);
+}
+
+function succeedParallel(s: Step, def: ParallelState): void {
+  s.record('ParallelStateSucceeded', undefined, { link: { keep: true } });
+  finishWithResult(s, def, s.ctx.kids!.results);
 }
 
 function startBranches(s: Step, name: string, input: unknown): void {
@@ -54,6 +61,7 @@ export function parallelKidDone(s: Step, name: string, def: ParallelState, actor
   // What closes the state links to the latest last event of its branches.
   s.links.push({ op: 'join', into: s.env.selfId, from: [actorId] });
   if (out.status !== 'SUCCEEDED') {
+    notePoint(s, actorId, out);
     failParallel(s, def, kidFault(out));
     return;
   }
@@ -62,10 +70,7 @@ export function parallelKidDone(s: Step, name: string, def: ParallelState, actor
     return;
   }
   const k = s.ctx.kids!;
-  if (k.finished === k.total) {
-    s.record('ParallelStateSucceeded', undefined, { link: { keep: true } });
-    finishWithResult(s, def, k.results);
-  }
+  if (k.finished === k.total) succeedParallel(s, def);
 }
 
 /** The Parallel state fails: its running branches count for the link, unstarted ones are dropped; ParallelStateFailed unless retried. */

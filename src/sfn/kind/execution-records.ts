@@ -36,6 +36,13 @@ export interface SfnExecutionRecord {
   definitionDate?: number;
   /** The mock configuration's test case it runs (started as `<stateMachineArn>#<TestCaseName>`). */
   mockTestCase?: string;
+  /** Redrives so far (RedriveExecution), and when the last one began (epoch ms). */
+  redriveCount?: number;
+  redriveDate?: number;
+  /** The clientTokens of the last redrives: token → [first used, the redriveDate it answered] (epoch ms). */
+  redriveTokens?: Record<string, [number, number]>;
+  /** History events when the execution closed (the redrive's history quota check). */
+  historyEvents?: number;
 }
 
 export const executionKey = (stateMachineName: string, name: string): string => `x.${kvToken(stateMachineName)}.${kvToken(name)}`;
@@ -100,6 +107,16 @@ export class ExecutionRecords {
   async get(stateMachineName: string, name: string): Promise<SfnExecutionRecord | undefined> {
     const e = await this.kv.get(executionKey(stateMachineName, name));
     return e && e.operation === 'PUT' && e.value.length > 0 ? this.quarantine.decode<SfnExecutionRecord>('sfn_executions', e.value, this.at(e)) : undefined;
+  }
+
+  /**
+   * A closed execution runs again (a redrive): back in the running index, then its RUNNING record,
+   * then its effects (visibility). Written by the partition owner only, like `close`.
+   */
+  async reopen(rec: SfnExecutionRecord): Promise<void> {
+    await this.kv.put(runningKey(rec), encode({ executionArn: rec.executionArn, startDate: rec.startDate } satisfies RunningEntry));
+    await this.kv.put(executionKey(rec.stateMachineName, rec.name), encode(rec));
+    await this.effects?.started(rec);
   }
 
   /** Takes back a record whose execution never started (no history): the name is free again. */

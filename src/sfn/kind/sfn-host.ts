@@ -20,6 +20,7 @@ import { ExecutionRecords, type ExecutionRecordEffects, type SfnExecutionRecord 
 import { MachineCache } from './machine-cache.js';
 import { HOST_ACTOR, SfnExecution, type SfnBook, type SfnCommit, type SfnTaskState, type SfnTransitionExtra } from './sfn-execution.js';
 import { readRestorePoint } from './transition-chunks.js';
+import { SfnRedriver, type RedriveAt, type RedriveStart, type SfnRedrivePayload } from './sfn-redrive.js';
 import type { SfnStoredEvent } from './sfn-events.js';
 import { encodeSfnTaskToken, type SfnTaskRef } from './sfn-task-token.js';
 import { IntegrationRunner, mustRunAgain } from './integration-runner.js';
@@ -92,6 +93,7 @@ export interface SfnOwnerOps {
   sfnStartTask(p: SfnStartTaskPayload): Promise<SfnActivityTask | null>;
   sfnTask(p: SfnTaskPayload): Promise<object>;
   sfnStop(p: SfnStopPayload): Promise<{ stopDate: number }>;
+  sfnRedrive(p: SfnRedrivePayload): Promise<{ redriveDate: number }>;
 }
 
 declare module '../../engine/owner-ops.js' {
@@ -134,6 +136,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
   private readonly bySystem = new WeakMap<object, SfnExecution>();
   private constructing: SfnExecution | undefined;
   private readonly machines: MachineCache;
+  private readonly redriver: SfnRedriver;
   private readonly runner: IntegrationRunner;
   /** The Distributed Map runs of the executions this node owns. */
   readonly mapRuns: MapRunner;
@@ -162,6 +165,10 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
         const r = of(system)!.rec;
         return encodeSfnTaskToken(d.tokens, { executionArn: r.executionArn, partition: r.partition, key });
       },
+    });
+    this.redriver = new SfnRedriver({
+      records: this.records, store: d.store, clock: d.clock, log: d.log, subject: (rec) => this.subject(rec),
+      prepare: (definition) => this.machines.prepare(definition), run: (rec, at, start) => this.runRedriven(rec, at, start),
     });
     this.runner = new IntegrationRunner({
       integrations: d.integrations ?? new IntegrationRegistry(), log: d.log, ...(d.mock ? { mock: d.mock } : {}),
@@ -204,6 +211,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
       sfnStartTask: skipDamagedRun((p: SfnStartTaskPayload) => this.startTask(p)),
       sfnTask: (p: SfnTaskPayload) => this.taskResponse(p),
       sfnStop: (p: SfnStopPayload) => this.stopExecution(p),
+      sfnRedrive: (p: SfnRedrivePayload) => this.redriver.redrive(p),
     };
   }
 
@@ -247,12 +255,12 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     }
   }
 
-  /** Creates and starts the root actor (restored from `snapshot` when given). */
-  private spawn(x: SfnExecution, snapshot?: unknown): void {
+  /** Creates and starts the root actor (restored from `snapshot` when given; at a redrive point with `redrive`). */
+  private spawn(x: SfnExecution, snapshot?: unknown, redrive?: RedriveStart): void {
     const r = x.rec;
     const input: SfnExecutionInput = {
       executionArn: r.executionArn, executionName: r.name, stateMachineArn: r.stateMachineArn,
-      stateMachineName: r.stateMachineName, roleArn: r.roleArn, input: x.executionInput, startTime: r.startDate,
+      stateMachineName: r.stateMachineName, roleArn: r.roleArn, input: x.executionInput, startTime: r.startDate, ...redrive,
     };
     this.constructing = x;
     let actor;
@@ -329,6 +337,23 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
       throw new Fault('InternalFailure', 'could not start the execution', { cause: e });
     }
     return x;
+  }
+
+  /** A redrive (sfn-redrive.ts decided it and reopened the record): ExecutionRedriven, then the root from the redrive point. */
+  private async runRedriven(rec: SfnExecutionRecord, at: RedriveAt, start: RedriveStart): Promise<void> {
+    const x = this.newExecution(rec, at);
+    this.host.add(rec.executionArn, x);
+    try {
+      await x.serial(async () => {
+        x.record('root', { type: 'ExecutionRedriven', details: { redriveCount: start.redriveCount } });
+        this.spawn(x, undefined, start);
+        await x.flush();
+      });
+    } catch (e) {
+      this.host.drop(rec.executionArn, x);
+      x.kill();
+      throw e;
+    }
   }
 
   /** The live execution, rebuilt from its last history message when it is running but not in memory. */
@@ -423,7 +448,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     x.actor?.stop();
     this.runner.abortExecution(x.rec.executionArn);
     await this.host.ledger.dropAll(x.rec.executionArn);
-    const closed: SfnExecutionRecord = { ...x.rec, status: out.status, stopDate };
+    const closed: SfnExecutionRecord = { ...x.rec, status: out.status, stopDate, historyEvents: x.book.lastEventId };
     if (out.status === 'SUCCEEDED') closed.output = x.text.json(JSON.stringify(out.output ?? null));
     else {
       if (out.error !== undefined) closed.error = out.error;

@@ -2,15 +2,17 @@ import { seconds, type ServiceContext } from '../../service/context.js';
 import { requireExecution } from '../execution-lookup.js';
 import { requestObject } from '../input.js';
 import { InputReader } from '../../protocol/validate.js';
+import type { SfnExecutionRecord } from '../kind/execution-records.js';
+import { notRedrivable } from '../kind/sfn-redrive.js';
 
 /**
- * The redrive members AWS's DescribeExecution carries. Executions are never redriven here, so the
- * count is 0; a FAILED, TIMED_OUT or ABORTED execution is REDRIVABLE as AWS documents, any other
- * NOT_REDRIVABLE with AWS's reason.
+ * The redrive members AWS's DescribeExecution carries: the count, the last redrive's date, and
+ * whether RedriveExecution would take the execution now (NOT_REDRIVABLE with AWS's reason).
  */
-function redrive(status: string): object {
-  if (status === 'FAILED' || status === 'TIMED_OUT' || status === 'ABORTED') return { redriveCount: 0, redriveStatus: 'REDRIVABLE' };
-  return { redriveCount: 0, redriveStatus: 'NOT_REDRIVABLE', redriveStatusReason: `Execution is ${status} and cannot be redriven` };
+function redrive(rec: SfnExecutionRecord, now: number): object {
+  const counted = { redriveCount: rec.redriveCount ?? 0, ...(rec.redriveDate !== undefined ? { redriveDate: seconds(rec.redriveDate) } : {}) };
+  const reason = notRedrivable(rec, now);
+  return reason === undefined ? { ...counted, redriveStatus: 'REDRIVABLE' } : { ...counted, redriveStatus: 'NOT_REDRIVABLE', redriveStatusReason: reason };
 }
 
 /** DescribeExecution: output only when SUCCEEDED; error and cause when the execution failed, timed out or was aborted. */
@@ -31,7 +33,7 @@ export async function describeExecution(ctx: ServiceContext, input: unknown): Pr
     ...(rec.status === 'SUCCEEDED' ? { output: rec.output, outputDetails: { included: true } } : {}),
     ...(rec.error !== undefined ? { error: rec.error } : {}),
     ...(rec.cause !== undefined ? { cause: rec.cause } : {}),
-    ...redrive(rec.status),
+    ...redrive(rec, ctx.clock.now()),
   };
 }
 

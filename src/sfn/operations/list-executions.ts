@@ -16,7 +16,8 @@ function index(ctx: ServiceContext): SfnVisibilityIndex {
 }
 
 /** Tokens carry the last item's start date and name, and a digest of the query they belong to. */
-const digest = (q: SfnListQuery): string => createHash('sha256').update(JSON.stringify([q.stateMachineName, q.status ?? null, ...(q.via === undefined ? [] : [q.via])])).digest('base64url').slice(0, 12);
+const digest = (q: SfnListQuery): string => createHash('sha256').update(JSON.stringify([q.stateMachineName, q.status ?? null, ...(q.via === undefined ? [] : [q.via]),
+  ...(q.redriven === undefined ? [] : [`redriven:${q.redriven}`])])).digest('base64url').slice(0, 12);
 
 function readCursor(token: string, q: SfnListQuery): SfnCursor {
   try {
@@ -63,10 +64,11 @@ export async function listExecutions(ctx: ServiceContext, input: unknown): Promi
   const statusFilter = r.str('statusFilter', { max: 16, oneOf: STATUSES });
   const maxResults = r.int('maxResults', { min: 0, max: 1000 }) || 100;
   const nextToken = r.str('nextToken', { min: 1, max: 3096 });
-  r.str('redriveFilter', { max: 32 });
+  const redriveFilter = r.str('redriveFilter', { max: 32, oneOf: ['REDRIVEN', 'NOT_REDRIVEN'] });
   r.done();
   const q = body.mapRunArn !== undefined && body.mapRunArn !== null ? await mapRunQuery(ctx, body) : await stateMachineQuery(ctx, body);
   if (statusFilter !== undefined) q.status = statusFilter;
+  if (redriveFilter !== undefined) q.redriven = redriveFilter === 'REDRIVEN';
   const after = nextToken === undefined ? undefined : readCursor(nextToken, q);
   const { items, more } = index(ctx).list(q, { limit: maxResults, after });
   const last = items.at(-1);
@@ -78,6 +80,8 @@ export async function listExecutions(ctx: ServiceContext, input: unknown): Promi
       // AWS: only when the list was asked by mapRunArn.
       ...(q.via !== undefined && x.mapRunArn === q.via ? { mapRunArn: x.mapRunArn } : {}),
       startDate: seconds(x.startDate), ...(x.stopDate !== undefined ? { stopDate: seconds(x.stopDate) } : {}),
+      // AWS: 0 for an execution never redriven.
+      redriveCount: x.redriveCount ?? 0, ...(x.redriveDate !== undefined ? { redriveDate: seconds(x.redriveDate) } : {}),
     })),
     ...(more && last ? { nextToken: writeCursor({ startDate: last.startDate, name: last.name }, q) } : {}),
   };

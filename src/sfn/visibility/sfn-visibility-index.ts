@@ -7,7 +7,7 @@ import type { SfnExecutionRecord, SfnExecutionStatus } from '../kind/execution-r
  * kept as the only message on `<prefix>.vis.~sfn.<stateMachine>.<execution>`.
  */
 export type SfnVisibilityRecord = Pick<SfnExecutionRecord, 'executionArn' | 'stateMachineArn' | 'stateMachineName' | 'name' | 'status' | 'startDate' | 'stopDate'
-  | 'stateMachineVersionArn' | 'stateMachineAliasArn' | 'mapRunArn'>;
+  | 'stateMachineVersionArn' | 'stateMachineAliasArn' | 'mapRunArn' | 'redriveCount' | 'redriveDate'>;
 
 /** The visibility record of an execution record. */
 export function sfnVisibilityOf(rec: SfnExecutionRecord): SfnVisibilityRecord {
@@ -19,14 +19,17 @@ export function sfnVisibilityOf(rec: SfnExecutionRecord): SfnVisibilityRecord {
   if (rec.stateMachineVersionArn !== undefined) v.stateMachineVersionArn = rec.stateMachineVersionArn;
   if (rec.stateMachineAliasArn !== undefined) v.stateMachineAliasArn = rec.stateMachineAliasArn;
   if (rec.mapRunArn !== undefined) v.mapRunArn = rec.mapRunArn;
+  if (rec.redriveCount !== undefined) v.redriveCount = rec.redriveCount;
+  if (rec.redriveDate !== undefined) v.redriveDate = rec.redriveDate;
   return v;
 }
 
 /**
  * Of two records of one name, the later start wins (a name taken again once retention purged the
- * first execution), and of one start the closed record.
+ * first execution, or a redrive: its date is after every date of the attempt before), and of one
+ * start the closed record.
  */
-export const sfnVisibilityVersion = (r: SfnVisibilityRecord): number => r.startDate * 2 + (r.status === 'RUNNING' ? 0 : 1);
+export const sfnVisibilityVersion = (r: SfnVisibilityRecord): number => (r.redriveDate ?? r.startDate) * 2 + (r.status === 'RUNNING' ? 0 : 1);
 
 /** Where a record goes: its subject and the msgID of this version. */
 export const sfnVisibilityAddress = (s: Subjects, r: SfnVisibilityRecord): [subject: string, msgID: string] =>
@@ -36,7 +39,7 @@ export const sfnVisibilityAddress = (s: Subjects, r: SfnVisibilityRecord): [subj
  * What ListExecutions asks for: one state machine's executions, of one status or all; with `via`,
  * only those started through that version or alias ARN, or by that map run.
  */
-export interface SfnListQuery { stateMachineName: string; status?: string; via?: string }
+export interface SfnListQuery { stateMachineName: string; status?: string; via?: string; redriven?: boolean }
 
 /** Whether an execution was started through `via` (a version ARN, an alias ARN) or by it (a map run ARN). */
 const startedVia = (r: Rec, via: string | undefined): boolean => via === undefined || r.stateMachineVersionArn === via || r.stateMachineAliasArn === via || r.mapRunArn === via;
@@ -88,7 +91,7 @@ export class SfnVisibilityIndex extends KindVisibility<Rec> {
     const from = list.bound(() => false);
     const to = list.bound((r) => after === undefined || (r.startDate - after.startDate || str(r.name, after.name)) < 0);
     for (const r of list.range(from, to, true)) {
-      if (!startedVia(r, q.via)) continue;
+      if (!startedVia(r, q.via) || (q.redriven !== undefined && ((r.redriveCount ?? 0) > 0) !== q.redriven)) continue;
       if (items.length === page.limit) return { items, more: true };
       items.push(r);
     }
