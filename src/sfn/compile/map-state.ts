@@ -33,7 +33,7 @@ function concurrency(s: Step, def: MapState, input: unknown): number {
  * not copied into the snapshot); JSONata evaluates Items once (an expression may not give the same
  * twice: $random, $uuid) and keeps them with the visit.
  */
-function itemsOf(s: Step, name: string, def: MapState): { effective: unknown; items: unknown[] } {
+export function itemsOf(s: Step, name: string, def: MapState): { effective: unknown; items: unknown[] } {
   if (isJsonata(def)) {
     const kept = s.ctx.kids?.input;
     if (Array.isArray(kept)) return { effective: s.ctx.input, items: kept };
