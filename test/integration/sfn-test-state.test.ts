@@ -1,29 +1,8 @@
-import { SFNClient, TestStateCommand, type TestStateCommandInput, type TestStateOutput } from '@aws-sdk/client-sfn';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSfnHttpEngine, type SfnHttpEngine } from '../helpers/sfn-http.js';
-import { ANY_CREDENTIALS, REGION } from '../helpers/swf-http.js';
+import { describe, expect, it } from 'vitest';
+import { parsedInspection, testStateClientForFile } from '../helpers/sfn-test-state.js';
 
-let h: SfnHttpEngine;
-let sfn: SFNClient;
-beforeAll(async () => {
-  h = await startSfnHttpEngine();
-  // TestState's endpoint has AWS's `sync-` host prefix: a client of a local endpoint leaves it out.
-  sfn = new SFNClient({ endpoint: `http://127.0.0.1:${h.engine.node.http!.port}`, region: REGION, credentials: ANY_CREDENTIALS, maxAttempts: 1, disableHostPrefix: true });
-});
-afterAll(async () => { sfn?.destroy(); await h?.stop(); });
-
-/** TestState through the SDK: `definition` and the JSON members given as values. */
-export async function testState(definition: object, extra: Omit<Partial<TestStateCommandInput>, 'definition'> & { json?: unknown } = {}): Promise<TestStateOutput> {
-  const { json, ...rest } = extra;
-  return sfn.send(new TestStateCommand({ definition: JSON.stringify(definition), ...(json !== undefined ? { input: JSON.stringify(json) } : {}), ...rest }));
-}
-
-/** The inspection data with every JSON text member parsed. */
-export function parsedInspection(out: TestStateOutput): Record<string, unknown> {
-  const data = out.inspectionData as Record<string, unknown> | undefined;
-  if (!data) return {};
-  return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, typeof v === 'string' ? JSON.parse(v) : v]));
-}
+const client = testStateClientForFile();
+const testState = client.run;
 
 const IO_PASS = {
   Type: 'Pass', InputPath: '$.payload', Parameters: { data: 1, 'from.$': '$.foo' }, ResultPath: '$.result', OutputPath: '$.result', Next: 'Another State',
