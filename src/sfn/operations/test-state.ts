@@ -19,8 +19,10 @@ export async function testState(ctx: ServiceContext, input: unknown): Promise<ob
   const req = readTestStateRequest(input);
   const state = await stateUnderTest(req.definition, req.stateName);
   checkTestedState(req, state);
-  const co = testContextObject(ctx, req, state, ctx.clock.now());
-  const step = new TestStep(state.name, state.def, req.input, req.variables, co, ctx.clock);
+  // The state runs at one instant (its retry backoff is measured from it).
+  const now = ctx.clock.now();
+  const co = testContextObject(ctx, req, state, now);
+  const step = new TestStep(state.name, state.def, req.input, req.variables, co, { now: () => now });
   const map = runState(step, state.name, state.def, req.mock, req.config.retrierRetryCount ?? 0);
   return testStateAnswer(step, state.def, req.input, req.level, map);
 }
