@@ -31,9 +31,10 @@ function clientEnv(): NodeJS.ProcessEnv {
   };
 }
 
-export function run(cmd: string, args: string[], timeoutMs = 20_000): Promise<Ran> {
+/** Runs a client; `env` adds to its clean environment (e.g. AWS_DATA_PATH for a model the client predates). */
+export function run(cmd: string, args: string[], timeoutMs = 20_000, env: NodeJS.ProcessEnv = {}): Promise<Ran> {
   return new Promise((resolve) => {
-    const proc = spawn(cmd, args, { env: clientEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(cmd, args, { env: { ...clientEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     proc.stdout.on('data', (d: Buffer) => { stdout += d.toString('utf8'); });
