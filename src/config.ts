@@ -4,6 +4,7 @@ import { DEFAULT_CONSUMER_IDLE_MS } from './matching/task-queues.js';
 import { DEFAULT_API_DRAIN_MS, DEFAULT_REQUEST_LIMITS, type RequestLimits } from './transport/request-limit.js';
 import { DEFAULT_NO_OWNER_RETRY_MS, DEFAULT_OWNER_TIMEOUT_MS } from './engine/router.js';
 import { MAX_POLL_MS } from './protocol/poll-hold.js';
+import { ENGINE_SUBJECT_SPACES, isLiteralSubject } from './nats/subjects.js';
 
 /**
  * How the engine's waits relate, stated once and checked by resolveOptions:
@@ -67,6 +68,14 @@ export interface NodeOptions {
    * keeps closed standard executions); then its history, visibility entry and record are purged.
    */
   sfnRetentionDays?: number;
+  /**
+   * Where `arn:actorflow:states:::nats:publish` Tasks publish (AF_SFN_NATS_PUBLISH_PREFIX, default
+   * `<prefix>.sfn.out`): a Task's Subject `orders.new` goes to `af.sfn.out.orders.new`. Every
+   * definition publishes below this prefix only, so none can reach the engine's own subjects
+   * (history, task lists, owner calls, the API); workers subscribe to `af.sfn.out.>` (nats.conf
+   * lets the worker user). A literal subject outside the engine's spaces, `$…` and inboxes.
+   */
+  sfnNatsPublishPrefix?: string;
 }
 
 export interface NodeConfig {
@@ -92,6 +101,17 @@ export interface NodeConfig {
   readonly recoveryConcurrency: number;
   readonly noOwnerRetryMs: number;
   readonly sfnRetentionMs: number;
+  readonly sfnNatsPublishPrefix: string;
+}
+
+/** AF_SFN_NATS_PUBLISH_PREFIX: a literal subject clear of the engine's own subjects. */
+function checkPublishPrefix(p: string, prefix: string): string {
+  const [first, second] = p.split('.');
+  const engines = first === prefix && (second === undefined || ENGINE_SUBJECT_SPACES.includes(second));
+  if (!isLiteralSubject(p) || engines || first === '_INBOX' || first === ENGINE_INBOX_PREFIX) {
+    throw new Error(`AF_SFN_NATS_PUBLISH_PREFIX must be a literal subject outside the engine's own (${prefix}.{${ENGINE_SUBJECT_SPACES.join(',')}}.>, inboxes), got ${p}`);
+  }
+  return p;
 }
 
 /** An integer option: the NodeOptions value, else its env var, else the default; checked against [min, max]. */
@@ -164,8 +184,9 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
   if (!Number.isFinite(sfnRetentionDays) || sfnRetentionDays <= 0 || sfnRetentionDays > MAX_RETENTION_DAYS) {
     throw new Error(`AF_SFN_RETENTION_DAYS must be a number of days above 0 and at most ${MAX_RETENTION_DAYS}, got ${sfnRetentionDays}`);
   }
+  const sfnNatsPublishPrefix = checkPublishPrefix(o.sfnNatsPublishPrefix ?? (env.AF_SFN_NATS_PUBLISH_PREFIX || `${prefix}.sfn.out`), prefix);
   return Object.freeze({
-    ...waits,
+    ...waits, sfnNatsPublishPrefix,
     cluster, apiReplyPrefixes, apiLimits, taskConsumerIdleMs, leaseTtlMs, leaseRenewMs, replicas,
     sfnRetentionMs: Math.round(sfnRetentionDays * DAY_MS),
     sleepAfterMs,

@@ -28,6 +28,8 @@ import { startInspector, type InspectOptions, type NodeInspector } from './obser
 import { MeteredHistoryStore } from './observability/metered-history-store.js';
 import { NodeMetrics, nodeMetricSources } from './observability/metrics.js';
 import { SfnHost } from './sfn/kind/sfn-host.js';
+import { nodeIntegrations } from './sfn/integrations/node-integrations.js';
+import type { MockHook } from './sfn/integrations/integration.js';
 import { recordOf, sameVisibility, swfVisibilityAddress } from './swf/visibility-records.js';
 import { VisibilityPublisher } from './visibility/visibility-publisher.js';
 import { VisibilityFeed } from './visibility/visibility-feed.js';
@@ -83,6 +85,8 @@ export interface StartOptions extends NodeOptions {
   inspect?: boolean | InspectOptions;
   /** How often a long start-up recovery logs its progress (ms; default 5,000). */
   recoveryLogMs?: number;
+  /** Answers Step Functions Tasks before they run (tests: Step Functions Local's mock config); see MockHook. */
+  sfnMock?: MockHook;
 }
 
 export async function startNode(options: StartOptions = {}): Promise<EngineNode> {
@@ -154,8 +158,14 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   router.register(swfOwnerOps(owner));
   // Step Functions executions: the second execution kind on the same engine (partitions, router, history, task lists).
   const recordEffects = new SfnRecordEffects({ subjects: s, jsm: nats.jsm, index: sfnVisibility, publisher: visPublisher, retention, retentionMs: config.sfnRetentionMs, log: log.child({ c: 'sfn' }) });
+  // Service integrations call this node's Step Functions actions as the NATS API would (ctx is set below, before any call).
+  const integrations = nodeIntegrations({
+    call: (action, input, signal) => sfnCall(action, input, signal), log: log.child({ c: 'sfn-integrations' }),
+    nc: nats.nc, natsPublishPrefix: config.sfnNatsPublishPrefix,
+  });
   const sfn = new SfnHost({ nats, store, queues, router, registry, clock, tokens, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect, quarantine,
-    sleepAfterMs: config.sleepAfterMs, recoveryConcurrency: config.recoveryConcurrency, onConflict, onCommit: (events) => metrics.sfnCommitted(events), recordEffects });
+    sleepAfterMs: config.sleepAfterMs, recoveryConcurrency: config.recoveryConcurrency, onConflict, onCommit: (events) => metrics.sfnCommitted(events), recordEffects,
+    integrations, ...(options.sfnMock ? { mock: options.sfnMock } : {}) });
   metrics.watch(nodeMetricSources(owner, sfn, queues));
   router.register(sfn.ownerOps());
   const ctx: ServiceContext = {
@@ -167,6 +177,11 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   // On a time-skipping clock, time does not jump while a request is served (long polls aside).
   const swfOps = timeHeld(OPERATIONS, clock.skipping);
   const sfnOps = timeHeld(SFN_OPERATIONS, clock.skipping);
+  const sfnCall = (action: string, input: unknown, signal?: AbortSignal): Promise<unknown> => {
+    const op = Object.hasOwn(sfnOps, action) ? sfnOps[action] : undefined;
+    if (!op) return Promise.reject(new Error(`no Step Functions action ${action}`));
+    return op(ctx, input, signal);
+  };
   // In a cluster, partitions come and go with KV leases; each is rebuilt on every host before it is served.
   const clustered = config.cluster && !options.ownPartitions;
   const lm = clustered ? new LeaseManager(await LeaseStore.open(nats.nc, s, config.leaseTtlMs, nats.replicas), [owner, retention, sfn], router,

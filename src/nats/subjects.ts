@@ -121,3 +121,22 @@ export function partitionOf(domain: string, workflowId: string, partitions: numb
   const h = createHash('sha1').update(domain ?? '').update('\u0000').update(workflowId ?? '').digest();
   return h.readUInt32BE(0) % partitions;
 }
+
+/** A literal subject a user writes (nats:publish Subject, its prefix): dot-separated tokens of `[A-Za-z0-9_-]`, no wildcards. */
+const LITERAL_SUBJECT = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
+/** Longest subject a nats:publish Task may name (its prefix not counted). */
+export const MAX_PUBLISH_SUBJECT = 256;
+
+/** Whether `s` is a literal subject as nats:publish accepts it (no wildcards, no empty tokens, no `$`). */
+export function isLiteralSubject(s: string): boolean {
+  return LITERAL_SUBJECT.test(s);
+}
+
+/** Where a nats:publish Task's message goes: the configured prefix, then the Task's own literal subject. */
+export function publishSubject(prefix: string, subject: string): string {
+  if (!isLiteralSubject(subject) || subject.length > MAX_PUBLISH_SUBJECT) throw new RangeError(`not a literal subject: ${subject}`);
+  return `${prefix}.${subject}`;
+}
+
+/** The engine's own subject spaces under its prefix: a nats:publish prefix may not fall in one. */
+export const ENGINE_SUBJECT_SPACES: readonly string[] = ['hist', 'task', 'vis', 'ret', 'part', 'api'];

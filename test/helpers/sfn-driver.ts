@@ -61,6 +61,7 @@ export function testHooks(push: (actorId: string, r: SfnRecord) => void, input: 
     record: (_system, actorId, r) => { used += 1; push(actorId, r); },
     used: () => used,
     executionInput: () => input,
+    taskToken: (_system, key) => `token:${key}`,
   };
 }
 

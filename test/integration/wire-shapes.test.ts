@@ -45,12 +45,15 @@ const NEVER_WRITTEN = new Set(['RecordMarkerFailed', 'LambdaFunctionScheduled', 
  */
 const SFN_NOT_WRITTEN = new Set<string>(['TaskStateAborted', 'WaitStateAborted', 'ParallelStateAborted', 'MapStateAborted', 'MapIterationAborted',
   // Written by a failed JSONata expression; the JSONata tables (sfn-jsonata-*.test.ts) check its shape.
-  'EvaluationFailed']);
+  'EvaluationFailed',
+  // Written by service integration Tasks; sfn-callback*.test.ts reads them back through the AWS SDK.
+  'TaskScheduled', 'TaskStarted', 'TaskSubmitted', 'TaskSucceeded', 'TaskFailed', 'TaskTimedOut']);
 
 const SFN_EVENT_TYPES = [
   'ExecutionStarted', 'ExecutionSucceeded', 'ExecutionFailed', 'ExecutionTimedOut', 'ExecutionAborted',
   'TaskStateEntered', 'TaskStateExited', 'TaskStateAborted',
   'ActivityScheduled', 'ActivityStarted', 'ActivitySucceeded', 'ActivityFailed', 'ActivityTimedOut', 'ActivityScheduleFailed',
+  'TaskScheduled', 'TaskStarted', 'TaskSubmitted', 'TaskSucceeded', 'TaskFailed', 'TaskTimedOut',
   'PassStateEntered', 'PassStateExited', 'ChoiceStateEntered', 'ChoiceStateExited', 'WaitStateEntered', 'WaitStateExited', 'WaitStateAborted',
   'SucceedStateEntered', 'SucceedStateExited', 'FailStateEntered',
   'ParallelStateEntered', 'ParallelStateStarted', 'ParallelStateSucceeded', 'ParallelStateFailed', 'ParallelStateExited', 'ParallelStateAborted',

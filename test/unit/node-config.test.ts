@@ -44,3 +44,17 @@ describe('resolveOptions: the engine waits', () => {
     expect(() => resolveOptions({}, { AF_API_DRAIN_MS: '-1' })).toThrow(/AF_API_DRAIN_MS must be an integer ≥ 0, got -1/);
   });
 });
+
+describe('resolveOptions: where nats:publish Tasks publish', () => {
+  it('defaults to <prefix>.sfn.out and takes AF_SFN_NATS_PUBLISH_PREFIX', () => {
+    expect(resolveOptions({}, {}).sfnNatsPublishPrefix).toBe('af.sfn.out');
+    expect(resolveOptions({ prefix: 'prod' }, {}).sfnNatsPublishPrefix).toBe('prod.sfn.out');
+    expect(resolveOptions({}, { AF_SFN_NATS_PUBLISH_PREFIX: 'jobs.out' }).sfnNatsPublishPrefix).toBe('jobs.out');
+  });
+
+  it('refuses a prefix with wildcards or inside the engine\'s own subjects', () => {
+    for (const bad of ['af.sfn.>', 'a.*', 'af', 'af.hist', 'af.api.x', 'af.part', '_INBOX.x', '$JS.API', 'a..b', 'has space']) {
+      expect(() => resolveOptions({ sfnNatsPublishPrefix: bad }, {}), bad).toThrow(/AF_SFN_NATS_PUBLISH_PREFIX must be a literal subject outside the engine's own/);
+    }
+  });
+});

@@ -216,7 +216,7 @@ const simpleCases: SfnCase[] = [
       const [entered, scheduled, started, succeeded] = run.events.map((e) => e.record);
       expect(entered.details).toEqual({ name: 'S', input: '{"a":1}', inputDetails: { truncated: false } });
       expect(scheduled.details).toEqual({ resource: A, input: '{"a":1}', inputDetails: { truncated: false } });
-      expect(scheduled.task).toEqual({ key: 'root#1', resource: A, input: '{"a":1}' });
+      expect(scheduled.task).toEqual({ key: 'root#1', resource: A, state: 'S', input: '{"a":1}' });
       expect(started).toEqual({ type: 'ActivityStarted', details: { workerName: 'w1' }, taskKey: 'root#1' });
       expect(succeeded.taskKey).toBe('root#1');
     },

@@ -76,8 +76,10 @@ const BAD: [string, string, string, string, string][] = [
   ['Task without Resource', one({ Type: 'Task', Next: 'End' }), 'SCHEMA_VALIDATION_FAILED', '/States/S', 'These fields are required: [Resource]'],
   ['Resource not an ARN', task({ Resource: 'work' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Resource', 'The resource provided work is not recognized. The value is not a valid resource ARN, or the resource is not available in this region.'],
   ['activity ARN with a bad name', task({ Resource: `${ACT} x` }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Resource', 'The resource provided arn:aws:states:us-east-1:123456789012:activity:work x is not recognized. The value is not a valid resource ARN, or the resource is not available in this region.'],
-  ['Lambda resource', task({ Resource: 'arn:aws:lambda:us-east-1:123456789012:function:f' }), 'INVALID_RESOURCE', '/States/S/Resource', "Resource 'arn:aws:lambda:us-east-1:123456789012:function:f' is not supported: ActorFlow runs activity Task states only (arn:aws:states:<region>:<account>:activity:<name>)"],
-  ['service integration resource', task({ Resource: 'arn:aws:states:::lambda:invoke' }), 'INVALID_RESOURCE', '/States/S/Resource', "Resource 'arn:aws:states:::lambda:invoke' is not supported: ActorFlow runs activity Task states only (arn:aws:states:<region>:<account>:activity:<name>)"],
+  ['Lambda resource', task({ Resource: 'arn:aws:lambda:us-east-1:123456789012:function:f' }), 'INVALID_RESOURCE', '/States/S/Resource', "Resource 'arn:aws:lambda:us-east-1:123456789012:function:f' is not supported: ActorFlow runs activities and the service integrations it lists (arn:aws:states:::<service>:<action>)"],
+  ['unknown service integration', task({ Resource: 'arn:aws:states:::sns:publish' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Resource', 'The resource provided arn:aws:states:::sns:publish is not recognized. The value is not a valid resource ARN, or the resource is not available in this region.'],
+  ['a pattern the action lacks', task({ Resource: 'arn:aws:states:::http:invoke.waitForTaskToken' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Resource', 'The resource provided arn:aws:states:::http:invoke.waitForTaskToken is not recognized. The value is not a valid resource ARN, or the resource is not available in this region.'],
+  ['nats:publish under the aws partition', task({ Resource: 'arn:aws:states:::nats:publish' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/Resource', 'The resource provided arn:aws:states:::nats:publish is not recognized. The value is not a valid resource ARN, or the resource is not available in this region.'],
   ['TimeoutSeconds and TimeoutSecondsPath', task({ TimeoutSeconds: 10, TimeoutSecondsPath: '$.t' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/TimeoutSecondsPath', 'There should only be one of the following fields: [TimeoutSeconds, TimeoutSecondsPath]'],
   ['HeartbeatSeconds and HeartbeatSecondsPath', task({ HeartbeatSeconds: 10, HeartbeatSecondsPath: '$.h' }), 'SCHEMA_VALIDATION_FAILED', '/States/S/HeartbeatSecondsPath', 'There should only be one of the following fields: [HeartbeatSeconds, HeartbeatSecondsPath]'],
   ['TimeoutSeconds zero', task({ TimeoutSeconds: 0 }), 'SCHEMA_VALIDATION_FAILED', '/States/S/TimeoutSeconds', 'Minimum value is 1'],
@@ -239,6 +241,13 @@ const VALID: [string, unknown][] = [
     Comment: 'all the top-level members', Version: '1.0', TimeoutSeconds: 3600, QueryLanguage: 'JSONPath',
     StartAt: 'Done', States: { Done: { Type: 'Succeed', Comment: 'done', InputPath: '$.a', OutputPath: null } },
   }],
+  ...([
+    'arn:aws:states:::http:invoke', 'arn:aws:states:::lambda:invoke', 'arn:aws:states:::lambda:invoke.waitForTaskToken',
+    'arn:aws:states:::states:startExecution', 'arn:aws:states:::states:startExecution.sync', 'arn:aws:states:::states:startExecution.sync:2',
+    'arn:aws:states:::states:startExecution.waitForTaskToken', 'arn:actorflow:states:::nats:publish', 'arn:actorflow:states:::nats:publish.waitForTaskToken',
+  ].map((Resource): [string, unknown] => [`a service Task on ${Resource}`, {
+    StartAt: 'T', States: { T: { Type: 'Task', Resource, Parameters: { 'Token.$': '$$.Task.Token' }, TimeoutSeconds: 60, HeartbeatSeconds: 10, End: true } },
+  }])),
   ['an activity Task with every member', {
     StartAt: 'Work',
     States: {

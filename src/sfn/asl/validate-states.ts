@@ -1,5 +1,6 @@
 import { isFault } from '../../protocol/faults.js';
 import { parseArn } from '../arns.js';
+import { knownServiceResource } from '../integrations/known.js';
 import { at, atIndex, type Problems } from './definition-problems.js';
 import type { StateType } from './types.js';
 import { validateChoices } from './validate-choice.js';
@@ -135,18 +136,27 @@ function task(p: Problems, path: string, s: Obj, language: QueryLanguage): void 
 }
 
 const ACTIVITY_ARN = /^arn:[^:]*:states:[^:]*:[^:]*:activity:/;
-// Any other ARN a Task could name (Lambda, service integrations `arn:aws:states:::…`, HTTP endpoints).
+// Any other ARN a Task could name (Lambda functions, HTTP endpoints).
 const ANY_ARN = /^arn:aws(?:-[a-z]+)*:[a-z0-9-]+:[a-z0-9-]*:(\d{12})?:.+$/;
+// A service integration's form (`arn:aws:states:::<service>:<action>[.<pattern>]`, or ActorFlow's own).
+const SERVICE_FORM = /^arn:(?:aws(?:-[a-z]+)*|actorflow):states:::/;
+const NOT_RECOGNIZED = (arn: string) => `The resource provided ${arn} is not recognized. The value is not a valid resource ARN, or the resource is not available in this region.`;
 
+/** An activity, or a service integration (action and pattern) the table in integrations/known.ts lists. */
 function resource(p: Problems, path: string, arn: string): void {
+  if (SERVICE_FORM.test(arn)) {
+    // AWS refuses an integration it does not have (or a pattern the action lacks) with its schema wording.
+    if (!knownServiceResource(arn)) p.schema(path, NOT_RECOGNIZED(arn));
+    return;
+  }
   try {
     parseArn(arn, 'activity', 'Resource');
   } catch (e) {
     if (!isFault(e, 'InvalidArn')) throw e;
     if (!ACTIVITY_ARN.test(arn) && ANY_ARN.test(arn)) {
-      p.add('INVALID_RESOURCE', path, `Resource '${arn}' is not supported: ActorFlow runs activity Task states only (arn:aws:states:<region>:<account>:activity:<name>)`);
+      p.add('INVALID_RESOURCE', path, `Resource '${arn}' is not supported: ActorFlow runs activities and the service integrations it lists (arn:aws:states:::<service>:<action>)`);
     } else {
-      p.schema(path, `The resource provided ${arn} is not recognized. The value is not a valid resource ARN, or the resource is not available in this region.`);
+      p.schema(path, NOT_RECOGNIZED(arn));
     }
   }
 }

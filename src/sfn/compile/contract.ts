@@ -1,5 +1,6 @@
 import type { AnyStateMachine } from 'xstate';
 import type { MachineClock } from '../../../machines/swf/history-event.js';
+import type { ServiceResource } from '../integrations/integration.js';
 
 /**
  * The contract between a compiled state machine (compile-state-machine.ts) and the host that runs
@@ -13,6 +14,8 @@ export type SfnEventType =
   | 'ExecutionStarted' | 'ExecutionSucceeded' | 'ExecutionFailed' | 'ExecutionTimedOut' | 'ExecutionAborted'
   | 'TaskStateEntered' | 'TaskStateExited' | 'TaskStateAborted'
   | 'ActivityScheduled' | 'ActivityStarted' | 'ActivitySucceeded' | 'ActivityFailed' | 'ActivityTimedOut' | 'ActivityScheduleFailed'
+  /** A service integration Task (src/sfn/integrations): scheduled, started, submitted (callback, .sync), closed. */
+  | 'TaskScheduled' | 'TaskStarted' | 'TaskSubmitted' | 'TaskSucceeded' | 'TaskFailed' | 'TaskTimedOut'
   | 'PassStateEntered' | 'PassStateExited'
   | 'ChoiceStateEntered' | 'ChoiceStateExited'
   | 'WaitStateEntered' | 'WaitStateExited' | 'WaitStateAborted'
@@ -24,16 +27,25 @@ export type SfnEventType =
   /** A JSONata expression failed (details: error, cause, location, state). */
   | 'EvaluationFailed';
 
-/** An activity task the host must dispatch once the events recorded with it are persisted. */
+/** What a service integration Task calls: its Resource read. */
+export type SfnServiceTask = ServiceResource;
+
+/** An activity or service task the host must dispatch once the events recorded with it are persisted. */
 export interface SfnTaskRequest {
   /** `<actorId>#<n>`: unique per scheduling attempt within the execution; names the task in its token. */
   key: string;
-  /** The activity ARN (the Task state's Resource). */
+  /** The activity ARN or service integration ARN (the Task state's Resource). */
   resource: string;
-  /** The effective input (after InputPath and Parameters), as a JSON string. */
+  /** The effective input (after InputPath and Parameters; a service task's parameters), as a JSON string. */
   input: string;
   timeoutSeconds?: number;
   heartbeatSeconds?: number;
+  /** The Task state's name (a mock's answers are per state name). Absent in tasks recorded by older versions. */
+  state?: string;
+  /** Set for a service integration Task (TaskScheduled); absent for an activity. */
+  service?: SfnServiceTask;
+  /** Epoch ms of the task's TimeoutSeconds, if it has one. */
+  deadline?: number;
 }
 
 /**
@@ -75,9 +87,9 @@ export interface SfnRecord {
   type: SfnEventType;
   /** The `<camelType>EventDetails` member (strings for input/output JSON, as AWS sends them). */
   details?: Record<string, unknown>;
-  /** ActivityScheduled only. */
+  /** ActivityScheduled and TaskScheduled only. */
   task?: SfnTaskRequest;
-  /** Activity* events after ActivityScheduled: the task key they belong to. */
+  /** Activity* and Task* events after the scheduling one: the task key they belong to. */
   taskKey?: string;
 }
 
@@ -97,6 +109,8 @@ export interface SfnHooks {
   used(system: unknown): number;
   /** `$$.Execution.Input`, parsed (kept by the host once, not copied into every actor's context). */
   executionInput(system: unknown): unknown;
+  /** The sealed task token of a task key (`$$.Task.Token` of a `.waitForTaskToken` Task). */
+  taskToken?(system: unknown, key: string): string;
   /** A child actor finished for good: the host may forget its bookkeeping. Optional. */
   ended?(system: unknown, actorId: string): void;
   /** Linking work without an event (see SfnLinkOp), in order with the records. Optional. */
@@ -121,9 +135,14 @@ export type SfnExecutionOutput =
   | { status: 'SUCCEEDED'; output: unknown }
   | { status: 'FAILED' | 'TIMED_OUT' | 'ABORTED'; error?: string; cause?: string };
 
-/** Events the host sends to the root actor (the root forwards task events and rearm to its children). */
+/**
+ * Events the host sends to the root actor (the root forwards task events and rearm to its children).
+ * The `sfn.activity.*` events finish service integration tasks too (TaskStarted, TaskSucceeded, …).
+ */
 export type SfnInputEvent =
   | { type: 'sfn.activity.started'; key: string; workerName?: string }
+  /** A `.waitForTaskToken` or `.sync` service task's request was accepted (TaskSubmitted with its output). */
+  | { type: 'sfn.task.submitted'; key: string; output: unknown }
   | { type: 'sfn.activity.heartbeat'; key: string }
   | { type: 'sfn.activity.succeeded'; key: string; output: unknown }
   | { type: 'sfn.activity.failed'; key: string; error?: string; cause?: string }

@@ -1,5 +1,5 @@
 import type { ContextObject } from '../asl/types.js';
-import type { SfnExecutionOutput, SfnInputEvent } from './contract.js';
+import type { SfnExecutionOutput, SfnInputEvent, SfnServiceTask } from './contract.js';
 
 /**
  * The parts of the context object (`$$`) fixed for one graph run: execution, state machine, Map
@@ -25,9 +25,13 @@ export interface PendingTask {
   /** TimeoutSeconds deadline, counted from scheduling. */
   deadline: number | null;
   heartbeatMs: number | null;
-  /** Set when the task starts; moved by each heartbeat (and by a rearm). */
+  /** Set when the task starts (a callback task: when it is submitted); moved by each heartbeat (and by a rearm). */
   hbDeadline: number | null;
   started: boolean;
+  /** A service integration Task: what it calls (absent for an activity). */
+  service?: SfnServiceTask;
+  /** A service task's request was accepted (TaskSubmitted). */
+  submitted?: boolean;
 }
 
 /** Spawned children of a Parallel or Map state (one visit). Every operation on it is O(1) in the number of branches or items. */

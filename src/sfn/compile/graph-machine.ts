@@ -15,7 +15,7 @@ import { runFail, runPass, runSucceed } from './pass-succeed-fail.js';
 import { stateNode } from './state-nodes.js';
 import { enterState } from './state-flow.js';
 import { Step, type StepEnv } from './step.js';
-import { runTask, taskBeat, taskFailed, taskScheduleFailed, taskStarted, taskSucceeded, taskTimedOut } from './task-state.js';
+import { runTask, taskBeat, taskFailed, taskScheduleFailed, taskStarted, taskSubmitted, taskSucceeded, taskTimedOut } from './task-state.js';
 import { runWait, waitDone } from './wait-state.js';
 
 export interface GraphMachineOptions {
@@ -85,6 +85,10 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
   const env = (self: AnyActorRef): StepEnv => ({
     clock: o.clock, selfId: self.id, root: o.root, graph, srcOf: names.srcOf, tagOf: names.tagOf,
     executionInput: () => o.hooks.executionInput(self.system),
+    taskToken: (key) => {
+      if (!o.hooks.taskToken) throw new Error('this host hands out no task tokens');
+      return o.hooks.taskToken(self.system, key);
+    },
   });
 
   /** A named action running one step of the ASL logic on a draft, then applying what it produced, in order. */
@@ -136,6 +140,7 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
       'sfn.activity.succeeded': { guard: 'forChild', actions: 'forward' },
       'sfn.activity.failed': { guard: 'forChild', actions: 'forward' },
       'sfn.activity.scheduleFailed': { guard: 'forChild', actions: 'forward' },
+      'sfn.task.submitted': { guard: 'forChild', actions: 'forward' },
       'sfn.rearm': { actions: ['upgradeKids', 'armExecTimeout', 'forwardRearm', 'rearmLocal'] },
       ...(o.root ? {
         'sfn.stop': { target: `.${names.aborted}`, actions: 'abort' },
@@ -172,6 +177,7 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
       waitDone: step((s, def) => waitDone(s, def as WaitState)),
       runTask: step((s, def) => runTask(s, def as TaskState)),
       taskStarted: step((s, _def, e) => taskStarted(s, (e as Extract<GraphEvent, { type: 'sfn.activity.started' }>).workerName)),
+      taskSubmitted: step((s, _def, e) => taskSubmitted(s, (e as Extract<GraphEvent, { type: 'sfn.task.submitted' }>).output)),
       taskBeat: step((s, _def, e) => taskBeat(s, e.type === 'sfn.rearm.local' ? e.hb : undefined)),
       taskSucceeded: step((s, def, e) => taskSucceeded(s, def as TaskState, (e as Extract<GraphEvent, { type: 'sfn.activity.succeeded' }>).output)),
       taskFailed: step((s, def, e) => {

@@ -74,6 +74,8 @@ function taskNode(kit: NodeKit, name: string, def: State): Config {
         },
         on: {
           'sfn.activity.heartbeat': { guard: 'ownTask', target: 'started', reenter: true, actions: { type: 'taskBeat', params: p } },
+          // Re-entered: a callback's heartbeat window opens at TaskSubmitted.
+          'sfn.task.submitted': { guard: 'ownTask', target: 'started', reenter: true, actions: { type: 'taskSubmitted', params: p } },
           ...finishing,
           ...rearm('started', { type: 'taskBeat', params: p }),
         },

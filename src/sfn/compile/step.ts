@@ -24,6 +24,8 @@ export interface StepEnv {
   graph: StateGraph;
   /** `$$.Execution.Input` (from the hooks). */
   executionInput(): unknown;
+  /** The sealed token of a task key (from the hooks): `$$.Task.Token` of a `.waitForTaskToken` Task. */
+  taskToken(key: string): string;
   /** `src` key of a Parallel branch or Map iterator graph: `srcOf(stateName, branchIndex)`. */
   srcOf(state: string, branch: number): string;
   /** Short child-id tag of a state (its name without `/` and `#`, unique in the graph). */
@@ -50,6 +52,9 @@ export class Step {
   /** Events the graph sends itself after yielding to the event loop (a 0 ms timer). */
   readonly later: Array<{ type: string }> = [];
 
+  /** `$$.Task.Token` while a `.waitForTaskToken` Task's parameters are evaluated. */
+  token: string | undefined;
+
   /** Spawns a child graph and tells it to go once everything recorded before it is out. */
   spawn(k: Spawn): void {
     this.spawns.push(k);
@@ -71,6 +76,7 @@ export class Step {
   /** `$$` for the current state (JSONPath reads the variables in scope through it as `$name`). */
   co() {
     const co = contextObject(this.ctx, this.env.executionInput());
+    if (this.token !== undefined) co.Task = { Token: this.token };
     // Most graphs have no variables: `$$` stays a plain object then (it is built on every read).
     return this.ctx.vars === undefined && this.ctx.outer === undefined ? co : withVariables(co, visibleVariables(this.ctx));
   }

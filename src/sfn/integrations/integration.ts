@@ -52,6 +52,11 @@ export interface IntegrationCall {
   deadline?: number;
   /** Aborted when the Task state ends without this call (timeout, stop, a failed Parallel branch). */
   signal: AbortSignal;
+  /**
+   * `.sync`: call once the request is accepted (TaskSubmitted with `output`), then resolve when the
+   * work is done. Ignored for the other patterns (a `.waitForTaskToken` call's answer is TaskSubmitted's).
+   */
+  submitted?(output: unknown): void;
 }
 
 /** What an invocation came to: the Task's result, or an error and cause as AWS names them. */
@@ -84,3 +89,11 @@ export interface IntegrationDeps {
   call(action: string, input: unknown, signal?: AbortSignal): Promise<unknown>;
   log: Logger;
 }
+
+/**
+ * A test hook (Step Functions Local's mock config): consulted after a Task's scheduling event is
+ * persisted and before its integration is invoked or its activity enqueued. An answer is the task's
+ * result (the integration or activity is then never called); undefined lets the task run for real.
+ * `attempt` counts the tasks of this state name the execution scheduled before (0 the first time).
+ */
+export type MockHook = (m: { executionArn: string; stateName: string; resource: string; attempt: number }) => Promise<IntegrationResult | undefined>;

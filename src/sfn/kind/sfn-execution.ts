@@ -3,19 +3,28 @@ import { TransitionTooLargeError, type HistoryStore } from '../../history/histor
 import { LiveExecution } from '../../engine/live-execution.js';
 import { TrackedClock } from '../../engine/tracked-clock.js';
 import type { EngineClock } from '../../engine/clock.js';
-import type { SfnEventType, SfnLinkOp, SfnRecord, SfnTaskRequest } from '../compile/contract.js';
+import type { SfnEventType, SfnLinkOp, SfnRecord, SfnServiceTask, SfnTaskRequest } from '../compile/contract.js';
 import { advance, applyLinkOp, previousOf } from './event-links.js';
 import type { SfnExecutionRecord } from './execution-records.js';
 import { asStored, type SfnStoredEvent } from './sfn-events.js';
 import { StoredText } from './stored-text.js';
 import { planTransition, type PartsExtra } from './transition-chunks.js';
 
-/** A Task state's activity task as the host tracks it (for tokens, dispatch and re-queueing). */
+/** A Task state's activity or service task as the host tracks it (for tokens, dispatch and re-queueing). */
 export interface SfnTaskState {
   resource: string;
+  /** An activity's input until it starts; a service task's parameters until nothing invokes it again. */
   input: string;
   scheduledEventId: number;
-  status: 'scheduled' | 'started' | 'closed';
+  /** `submitted`: a service task's request was accepted (TaskSubmitted). */
+  status: 'scheduled' | 'started' | 'submitted' | 'closed';
+  /** A service integration task: what it calls. */
+  service?: SfnServiceTask;
+  /** The Task state's name and how many tasks of that name the execution scheduled before this one. */
+  state?: string;
+  attempt?: number;
+  /** Epoch ms of its TimeoutSeconds (service tasks). */
+  deadline?: number;
 }
 
 /** The host's per-execution bookkeeping, persisted with every transition beside the root's snapshot. */
@@ -28,6 +37,8 @@ export interface SfnBook {
   tasks: Record<string, SfnTaskState>;
   /** Per actor: the id and state name of its last `<Type>StateEntered` (for causes that name the state). */
   entered?: Record<string, [number, string]>;
+  /** Per Task state name: how many tasks the execution scheduled for it (a mock's `attempt`). */
+  attempts?: Record<string, number>;
 }
 
 /** The `extra` payload of a Step Functions history message. */
@@ -50,12 +61,14 @@ export interface SfnCommit {
   closed: string[];
   /** Task keys started in this transition. */
   started: string[];
+  /** Open tasks of actors that ended in this transition (a Parallel branch stopped by a failed sibling). */
+  abandoned: string[];
 }
 
 /** The events the host itself records (ExecutionStarted): a pseudo actor id no machine uses. */
 export const HOST_ACTOR = '~host';
 
-const CLOSES_TASK = new Set<SfnEventType>(['ActivitySucceeded', 'ActivityFailed', 'ActivityTimedOut']);
+const CLOSES_TASK = new Set<SfnEventType>(['ActivitySucceeded', 'ActivityFailed', 'ActivityTimedOut', 'TaskSucceeded', 'TaskFailed', 'TaskTimedOut']);
 
 /**
  * One live Step Functions execution: its root actor, the events its machines recorded and not yet
@@ -150,14 +163,14 @@ export class SfnExecution extends LiveExecution {
   /** Turns the recorded events into stored ones (ids, previousEventIds, task bookkeeping). */
   private take(): SfnCommit {
     const at = this.clock.now();
-    const c: SfnCommit = { events: [], scheduled: [], closed: [], started: [] };
+    const c: SfnCommit = { events: [], scheduled: [], closed: [], started: [], abandoned: [] };
     this.recordedPending = 0;
     this.endedBefore = this.endedNow;
     this.endedNow = new Map();
     for (const { actorId, e, op, at: recordedAt } of this.pending.splice(0)) {
       if (e === null) {
         if (op) applyLinkOp(this.book, op);
-        else forgetActor(this.book, actorId, this.endedNow);
+        else c.abandoned.push(...forgetActor(this.book, actorId, this.endedNow));
         continue;
       }
       const id = ++this.book.lastEventId;
@@ -165,13 +178,16 @@ export class SfnExecution extends LiveExecution {
       c.events.push({ type: e.type, id, at: recordedAt ?? at, attrs: this.text.details(e.details ?? {}, this.entered), prev });
       advance(this.book, actorId, id, e.link);
       if (e.type.endsWith('StateEntered')) (this.book.entered ??= {})[actorId] = [id, String(e.details?.name ?? '')];
-      if (e.type === 'ActivityScheduled' && e.task) {
-        this.book.tasks[e.task.key] = { resource: e.task.resource, input: this.text.json(e.task.input), scheduledEventId: id, status: 'scheduled' };
+      if (e.task) {
+        this.book.tasks[e.task.key] = scheduledTask(this.book, e.task, this.text.json(e.task.input), id);
         c.scheduled.push(e.task);
       } else if (e.taskKey && this.book.tasks[e.taskKey]) {
-        // The input is handed out once, when the task starts: the book keeps no copy after that.
-        if (e.type === 'ActivityStarted') { this.book.tasks[e.taskKey] = { ...this.book.tasks[e.taskKey]!, status: 'started', input: '' }; c.started.push(e.taskKey); }
-        if (CLOSES_TASK.has(e.type)) { this.book.tasks[e.taskKey] = { ...this.book.tasks[e.taskKey]!, status: 'closed', input: '' }; c.closed.push(e.taskKey); }
+        const t = this.book.tasks[e.taskKey]!;
+        // An activity's input is handed out once, when it starts: the book keeps no copy after that.
+        // A service task keeps its parameters while a restart would invoke it again.
+        if (e.type === 'ActivityStarted' || e.type === 'TaskStarted') { this.book.tasks[e.taskKey] = { ...t, status: 'started', input: t.service ? t.input : '' }; c.started.push(e.taskKey); }
+        if (e.type === 'TaskSubmitted') this.book.tasks[e.taskKey] = { ...t, status: 'submitted', input: t.service?.pattern === 'waitForTaskToken' ? '' : t.input };
+        if (CLOSES_TASK.has(e.type)) { this.book.tasks[e.taskKey] = { ...t, status: 'closed', input: '' }; c.closed.push(e.taskKey); }
       }
     }
     return c;
@@ -182,7 +198,7 @@ export class SfnExecution extends LiveExecution {
    * bookkeeping, behind the fence), then lets the host act on it. Call inside `serial`.
    */
   async flush(): Promise<SfnStoredEvent[]> {
-    const scheduled = this.pending.flatMap((p) => (p.e?.type === 'ActivityScheduled' && p.e.task ? [p.e.task] : []));
+    const scheduled = this.pending.flatMap((p) => (p.e?.task ? [p.e.task] : []));
     if (scheduled.length > 0 && this.vet && !this.isDead) await this.vet(this, scheduled);
     if (this.pending.length === 0 || this.isDead) return [];
     const c = this.take();
@@ -247,11 +263,36 @@ export class SfnExecution extends LiveExecution {
  * An ended actor and its descendants (ids `<actorId>/…`) record nothing more: their last-event ids
  * and closed tasks leave the book, which a wide Map would otherwise grow by one entry per iteration
  * (and which every history message carries). A late answer to such a task is TaskDoesNotExist.
+ * Answers the keys of the tasks still open (their state was stopped); a service task among them is closed.
  */
-function forgetActor(book: SfnBook, actorId: string, ended: Map<string, readonly [number, string]>): void {
+function forgetActor(book: SfnBook, actorId: string, ended: Map<string, readonly [number, string]>): string[] {
   const mine = (k: string) => k === actorId || k.startsWith(`${actorId}/`) || k.startsWith(`${actorId}#`);
   for (const k of Object.keys(book.last)) if (mine(k)) delete book.last[k];
   if (book.queues) for (const k of Object.keys(book.queues)) if (mine(k)) delete book.queues[k];
   if (book.entered) for (const k of Object.keys(book.entered)) if (mine(k)) { ended.set(k, book.entered[k]!); delete book.entered[k]; }
-  for (const [k, t] of Object.entries(book.tasks)) if (t.status === 'closed' && mine(k)) delete book.tasks[k];
+  const open: string[] = [];
+  for (const [k, t] of Object.entries(book.tasks)) {
+    if (!mine(k)) continue;
+    if (t.status === 'closed') delete book.tasks[k];
+    else {
+      open.push(k);
+      // A service task of an ended branch is never invoked again (a restart would otherwise).
+      if (t.service) book.tasks[k] = { ...t, status: 'closed', input: '' };
+    }
+  }
+  return open;
+}
+
+/** The book's entry of a task just scheduled; counts the scheduling of its state name. */
+function scheduledTask(book: SfnBook, task: SfnTaskRequest, input: string, scheduledEventId: number): SfnTaskState {
+  const t: SfnTaskState = { resource: task.resource, input, scheduledEventId, status: 'scheduled' };
+  if (task.service) t.service = task.service;
+  if (task.deadline !== undefined) t.deadline = task.deadline;
+  if (task.state !== undefined) {
+    const attempts = (book.attempts ??= {});
+    t.state = task.state;
+    t.attempt = attempts[task.state] ?? 0;
+    attempts[task.state] = t.attempt + 1;
+  }
+  return t;
 }

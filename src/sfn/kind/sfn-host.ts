@@ -22,6 +22,9 @@ import { HOST_ACTOR, SfnExecution, type SfnBook, type SfnCommit, type SfnTaskSta
 import { readRestorePoint } from './transition-chunks.js';
 import type { SfnStoredEvent } from './sfn-events.js';
 import { encodeSfnTaskToken, type SfnTaskRef } from './sfn-task-token.js';
+import { IntegrationRunner, mustRunAgain } from './integration-runner.js';
+import { IntegrationRegistry } from '../integrations/registry.js';
+import type { MockHook } from '../integrations/integration.js';
 import type { TaskTokens } from '../../engine/task-token.js';
 import type { RecoveryProgress } from '../../engine/recovery-progress.js';
 import { DamagedRecordError, skipDamagedRun, type Quarantine } from '../../history/quarantine.js';
@@ -65,6 +68,10 @@ export interface SfnHostDeps {
   onCommit?: (events: readonly SfnStoredEvent[]) => void;
   /** What follows a record's start, close or removal (visibility, retention). */
   recordEffects?: ExecutionRecordEffects;
+  /** The service integrations this node serves (none: only activity Tasks run). */
+  integrations?: IntegrationRegistry;
+  /** Answers Tasks before they run (Step Functions Local's mock config); see MockHook. */
+  mock?: MockHook;
 }
 
 export interface SfnStartPayload { record: SfnExecutionRecord }
@@ -120,6 +127,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
   private readonly bySystem = new WeakMap<object, SfnExecution>();
   private constructing: SfnExecution | undefined;
   private readonly machines: MachineCache;
+  private readonly runner: IntegrationRunner;
 
   constructor(private readonly d: SfnHostDeps) {
     this.records = new ExecutionRecords(d.nats.sfnExecutions, () => d.clock.now(), d.quarantine, d.recordEffects);
@@ -135,7 +143,38 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
       executionInput: (system) => of(system)?.executionInput ?? null,
       ended: (system, actorId) => of(system)?.ended(actorId),
       link: (system, op) => of(system)?.link(op),
+      taskToken: (system, key) => {
+        const r = of(system)!.rec;
+        return encodeSfnTaskToken(d.tokens, { executionArn: r.executionArn, partition: r.partition, key });
+      },
     });
+    this.runner = new IntegrationRunner({
+      integrations: d.integrations ?? new IntegrationRegistry(), log: d.log, ...(d.mock ? { mock: d.mock } : {}),
+      token: (j) => encodeSfnTaskToken(d.tokens, { executionArn: j.executionArn, partition: j.partition, key: j.key }),
+      deliver: (j, events) => this.deliver(j.executionArn, j.key, events),
+      enqueue: (j) => this.host.ledger.enqueue(j.executionArn, j.key, taskMessage(j.executionArn, j.partition, j.task, j.key), true),
+    });
+  }
+
+  /** Sends a task's events to its execution in turn and persists them, unless the task closed meanwhile. */
+  private async deliver(executionArn: string, key: string, events: SfnInputEvent[]): Promise<void> {
+    await this.withExecution(executionArn, async (x) => {
+      const t = x.book.tasks[key];
+      if (!t || t.status === 'closed') return;
+      for (const e of events) x.actor!.send(e);
+      await x.flush();
+    }, async () => undefined);
+  }
+
+  /** A task whose scheduling is persisted: queued for its workers, or run by the integration runner (a service task, or any when mocked). */
+  private async dispatch(executionArn: string, partition: number, key: string, t: SfnTaskState, again = false): Promise<void> {
+    if (t.service || this.d.mock) this.runner.dispatch({ executionArn, partition, key, task: t });
+    else await this.host.ledger.enqueue(executionArn, key, taskMessage(executionArn, partition, t, key), again);
+  }
+
+  /** After a crash or takeover: every task that nothing runs any more is queued or invoked again. */
+  private async redispatch(executionArn: string, partition: number, tasks: SfnBook['tasks']): Promise<void> {
+    for (const [key, t] of Object.entries(tasks)) if (mustRunAgain(t)) await this.dispatch(executionArn, partition, key, t, true);
   }
 
   /** Owner-side operations, registered on the router (they run on the execution's partition owner). */
@@ -182,7 +221,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
    */
   private async vetScheduled(x: SfnExecution, scheduled: SfnTaskRequest[]): Promise<void> {
     for (const task of scheduled) {
-      if (await this.activityExists(task.resource)) continue;
+      if (task.service || await this.activityExists(task.resource)) continue;
       x.withdraw(task.key);
       x.actor?.send({ type: 'sfn.activity.scheduleFailed', key: task.key, error: 'States.Runtime', cause: missingActivityCause(task) } satisfies SfnInputEvent);
     }
@@ -316,10 +355,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
       await x.flush();
     });
     if (sleeper) return x;
-    for (const [key, t] of Object.entries(x.book.tasks)) {
-      if (t.status !== 'scheduled') continue;
-      await this.host.ledger.enqueue(rec.executionArn, key, taskMessage(rec.executionArn, rec.partition, t, key), true);
-    }
+    await this.redispatch(rec.executionArn, rec.partition, x.book.tasks);
     return x;
   }
 
@@ -328,11 +364,15 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     this.d.onCommit?.(c.events);
     const id = x.rec.executionArn;
     for (const key of c.started) this.host.ledger.started(id, key);
-    for (const key of c.closed) await this.host.ledger.drop(id, key);
+    for (const key of c.closed) {
+      this.runner.abort(id, key);
+      await this.host.ledger.drop(id, key);
+    }
+    for (const key of c.abandoned) this.runner.abort(id, key);
     for (const task of c.scheduled) {
       const t = x.book.tasks[task.key];
       if (t?.status !== 'scheduled') continue;
-      await this.host.ledger.enqueue(id, task.key, taskMessage(x.rec.executionArn, x.rec.partition, t, task.key));
+      await this.dispatch(id, x.rec.partition, task.key, t);
     }
     if (x.done) {
       const out = x.actor!.getSnapshot().output as SfnExecutionOutput;
@@ -350,6 +390,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
   private async closeRecord(x: SfnExecution, out: SfnExecutionOutput, stopDate: number): Promise<void> {
     this.host.drop(x.rec.executionArn, x);
     x.actor?.stop();
+    this.runner.abortExecution(x.rec.executionArn);
     await this.host.ledger.dropAll(x.rec.executionArn);
     const closed: SfnExecutionRecord = { ...x.rec, status: out.status, stopDate };
     if (out.status === 'SUCCEEDED') closed.output = x.text.json(JSON.stringify(out.output ?? null));
@@ -406,7 +447,8 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     return this.withExecution(executionArn, async (x) => {
       const t = x.book.tasks[key];
       if (!t) throw new Fault('TaskDoesNotExist', 'Task Does Not Exist');
-      if (t.status !== 'started') throw new Fault('TaskTimedOut', 'Task Timed Out');
+      // A callback's token may come back before its TaskSubmitted is stored (the worker was quick).
+      if (t.status !== 'started' && t.status !== 'submitted') throw new Fault('TaskTimedOut', 'Task Timed Out');
       if (p.kind === 'heartbeat') {
         x.actor!.send({ type: 'sfn.activity.heartbeat', key } satisfies SfnInputEvent);
         return {};
@@ -486,10 +528,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     const found = await readRestorePoint<SfnTransitionExtra>(this.d.store, this.d.nats.subjects.sfnHistory(partition, stateMachineName!, name));
     const point = found?.point;
     if (!point || point.upTo > 0 || point.extra.wakeAt === undefined || (point.extra.snapshot as { status?: string }).status === 'done') return false;
-    for (const [key, t] of Object.entries(point.extra.book.tasks)) {
-      if (t.status !== 'scheduled') continue;
-      await this.host.ledger.enqueue(executionArn, key, taskMessage(executionArn, partition, t, key), true);
-    }
+    await this.redispatch(executionArn, partition, point.extra.book.tasks);
     this.host.sleepAt(executionArn, partition, point.extra.wakeAt ?? Infinity);
     return true;
   }
@@ -501,6 +540,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
 
   /** Graceful stop: operations already queued finish, then every actor stops (nothing is written). */
   stop(): Promise<void> {
+    this.runner.abortAll();
     return this.host.stop();
   }
 }
