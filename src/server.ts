@@ -170,7 +170,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   router.register(sfn.ownerOps());
   const ctx: ServiceContext = {
     registry, router, queues, store, visibility, sfnVisibility, sfnExecutions: sfn.records, subjects: s, clock, log,
-    region: config.region, account: config.account, tokens, pollHoldMs: config.pollHoldMs,
+    region: config.region, account: config.account, tokens, pollHoldMs: config.pollHoldMs, sfnIntegrations: integrations,
   };
   // The HTTP port listens before recovery, so /healthz and /readyz (503 until rebuilt) answer during it.
   let http: HttpGateway | undefined;

@@ -9,6 +9,7 @@ import type { VisibilityIndex } from '../swf/visibility-index.js';
 import type { ExecutionRecords } from '../sfn/kind/execution-records.js';
 import type { SfnVisibilityIndex } from '../sfn/visibility/sfn-visibility-index.js';
 import type { TaskTokens } from '../engine/task-token.js';
+import type { IntegrationRegistry } from '../sfn/integrations/registry.js';
 
 /** Everything an operation needs; built once per node and shared by both transports. */
 export interface ServiceContext {
@@ -31,6 +32,8 @@ export interface ServiceContext {
   sfnExecutions?: ExecutionRecords;
   /** This node's view of the Step Functions records in AF_VISIBILITY (ListExecutions). */
   sfnVisibility?: SfnVisibilityIndex;
+  /** The service integrations this node serves (TestState invokes one for a Task tested without a mock). */
+  sfnIntegrations?: IntegrationRegistry;
   /**
    * Set per request by the HTTP gateway for an access key limited to some domains: ListDomains shows
    * only the domains it allows (every other operation is refused before it runs; see transport/domain-access.ts).

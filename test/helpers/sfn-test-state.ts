@@ -11,6 +11,8 @@ export interface TestStateClient {
   run(definition: object, extra?: TestStateCall): Promise<TestStateOutput>;
   /** The gateway's endpoint (for the aws CLI). */
   readonly endpoint: string;
+  /** The engine's NATS server (to see what an integration publishes). */
+  readonly natsUrl: string;
 }
 
 /**
@@ -33,6 +35,7 @@ export function testStateClientForFile(): TestStateClient {
       return sfn!.send(new TestStateCommand({ definition: JSON.stringify(definition), ...(json !== undefined ? { input: JSON.stringify(json) } : {}), ...rest }));
     },
     get endpoint() { return endpoint; },
+    get natsUrl() { return h!.engine.url; },
   };
 }
 

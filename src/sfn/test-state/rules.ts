@@ -1,5 +1,6 @@
 import { Fault } from '../../protocol/faults.js';
 import type { ParallelState, TaskState } from '../asl/types.js';
+import type { IntegrationRegistry } from '../integrations/registry.js';
 import type { StateUnderTest } from './definition.js';
 import type { TestStateRequest } from './request.js';
 
@@ -14,10 +15,10 @@ export function isActivityResource(resource: string): boolean {
 /**
  * What AWS refuses in a request once the state is known: a mock for a state that does no work, a
  * Map or Parallel without one, a mocked Map or Parallel result of the wrong shape, a Task without a
- * mock and without a role, and (as AWS) an activity Task or a service integration that is not run
- * here without a mock.
+ * mock and without a role, and without a mock (as AWS) an activity Task or a `.sync` or
+ * `.waitForTaskToken` one; a service this node does not serve cannot be invoked either.
  */
-export function checkTestedState(req: TestStateRequest, state: StateUnderTest): void {
+export function checkTestedState(req: TestStateRequest, state: StateUnderTest, integrations: IntegrationRegistry | undefined): void {
   const { def } = state;
   const mock = req.mock;
   if (mock && def.Type !== 'Task' && def.Type !== 'Map' && def.Type !== 'Parallel') {
@@ -36,6 +37,10 @@ export function checkTestedState(req: TestStateRequest, state: StateUnderTest): 
     if (isActivityResource(resource)) {
       throw new Fault('ValidationException', 'TestState API does not support Activity tasks unless a mock is specified.');
     }
-    throw new Fault('ValidationException', `TestState does not invoke the resource '${resource}' on this engine: specify a mock.`);
+    const served = integrations?.resolve(resource);
+    if (!served) throw new Fault('ValidationException', `The resource '${resource}' is not served by this engine: specify a mock to test the state.`);
+    if (served.service.pattern !== 'request') {
+      throw new Fault('ValidationException', 'TestState only supports .sync or .waitForTaskToken service integration patterns when a mock is specified.');
+    }
   }
 }

@@ -13,6 +13,9 @@ import { runWait, waitDone } from '../compile/wait-state.js';
 import type { TestMock } from './request.js';
 import type { TestStep } from './test-step.js';
 
+/** Where a Task, Map or Parallel gets its result or error: the mock, or (a Task without one) its integration, given the state's input. */
+export type Answer = (input: unknown) => TestMock | Promise<TestMock>;
+
 /** What the Map under test showed of its items (DEBUG): JSONPath's effective input and items, MaxConcurrency. */
 export interface MapInspection {
   afterInputPath?: unknown;
@@ -27,7 +30,7 @@ export interface MapInspection {
  * goes through ResultSelector, ResultPath, OutputPath, Assign, Retry and Catch as in an execution.
  * The outcome is left on the step (its context's `go`, `data`, `fault`, `vars`).
  */
-export function runState(s: TestStep, name: string, def: State, answer: TestMock | undefined, retried: number): MapInspection | undefined {
+export async function runState(s: TestStep, name: string, def: State, answer: Answer, retried: number): Promise<MapInspection | undefined> {
   enterState(s, name, def);
   // The attempt under test comes after `retried` retries (stateConfiguration.retrierRetryCount).
   if (retried > 0) s.ctx.retries = ((def as { Retry?: unknown[] }).Retry ?? []).map(() => retried);
@@ -41,9 +44,9 @@ export function runState(s: TestStep, name: string, def: State, answer: TestMock
       runWait(s, def as WaitState);
       if (s.ctx.go === GO_WAIT) waitDone(s, def as WaitState);
       return undefined;
-    case 'Task': work(s, def, () => taskInput(s, def as TaskState), answer); return undefined;
-    case 'Parallel': work(s, def, () => { traceInputPath(s, def); return branchInput(s, def as ParallelState); }, answer); return undefined;
-    case 'Map': return runMap(s, name, def as MapState, answer);
+    case 'Task': await work(s, def, () => taskInput(s, def as TaskState), answer); return undefined;
+    case 'Parallel': await work(s, def, () => { traceInputPath(s, def); return branchInput(s, def as ParallelState); }, answer); return undefined;
+    case 'Map': return await runMap(s, name, def as MapState, answer);
   }
 }
 
@@ -65,7 +68,7 @@ function taskInput(s: TestStep, def: TaskState): unknown {
 }
 
 /** A state that does work: its input, then the answer's result through the output steps, or its error through Retry/Catch. */
-function work(s: TestStep, def: State, input: () => unknown, answer: TestMock | undefined): void {
+async function work(s: TestStep, def: State, input: () => unknown, answer: Answer): Promise<void> {
   const r = s.attempt(input);
   if (!r.ok) {
     decideFault(s, def, r.fault);
@@ -73,22 +76,22 @@ function work(s: TestStep, def: State, input: () => unknown, answer: TestMock | 
   }
   if (isJsonata(def)) s.traced.afterArguments = r.value;
   else s.env.trace?.('afterParameters', r.value);
-  settle(s, def, answer);
+  settle(s, def, await answer(r.value));
 }
 
-function settle(s: TestStep, def: State, answer: TestMock | undefined): void {
-  if (answer?.errorOutput) {
+function settle(s: TestStep, def: State, answer: TestMock): void {
+  if (answer.errorOutput) {
     const fault = { error: answer.errorOutput.error, cause: answer.errorOutput.cause ?? '' };
     s.lastFault = fault;
     decideFault(s, def, fault);
     return;
   }
-  s.env.trace?.('result', answer?.result);
-  finishWithResult(s, def as TaskState, answer?.result);
+  s.env.trace?.('result', answer.result);
+  finishWithResult(s, def as TaskState, answer.result);
 }
 
 /** Map: the items as the Map reads them (shown in DEBUG), then the mocked result of all its iterations. */
-function runMap(s: TestStep, name: string, def: MapState, answer: TestMock | undefined): MapInspection {
+async function runMap(s: TestStep, name: string, def: MapState, answer: Answer): Promise<MapInspection> {
   const shown: MapInspection = { maxConcurrency: typeof def.MaxConcurrency === 'number' ? def.MaxConcurrency : 0 };
   const r = s.attempt(() => itemsOf(s, name, def));
   if (!r.ok) {
@@ -99,6 +102,6 @@ function runMap(s: TestStep, name: string, def: MapState, answer: TestMock | und
     shown.afterInputPath = r.value.effective;
     shown.afterItemsPath = r.value.items;
   }
-  settle(s, def, answer);
+  settle(s, def, await answer(r.value.items));
   return shown;
 }

@@ -22,6 +22,8 @@ export class TestStep extends Step {
     const env: StepEnv = {
       clock, selfId: 'root', root: true, graph: { StartAt: name, States: { [name]: def } },
       executionInput: () => context.Execution.Input,
+      // `$$.Task.Token` is the context's own (co() below): no task of an execution waits for it.
+      taskToken: () => context.Task?.Token ?? '',
       srcOf: (state, branch) => `${state}#${branch}`,
       tagOf: (state) => state,
       trace: (step, value) => { traced[step] = value; },
