@@ -5,6 +5,8 @@ import { DEFAULT_API_DRAIN_MS, DEFAULT_REQUEST_LIMITS, type RequestLimits } from
 import { DEFAULT_NO_OWNER_RETRY_MS, DEFAULT_OWNER_TIMEOUT_MS } from './engine/router.js';
 import { MAX_POLL_MS } from './protocol/poll-hold.js';
 import { ENGINE_SUBJECT_SPACES, isLiteralSubject } from './nats/subjects.js';
+import { loadHttpTaskConfig, NO_HTTP_TASK_CONFIG, parseHttpTaskConfig, type HttpTaskConfig } from './sfn/integrations/http-config.js';
+import { resolveLambdaTarget, type LambdaTarget, type LambdaTargetOptions } from './sfn/integrations/lambda-config.js';
 
 /**
  * How the engine's waits relate, stated once and checked by resolveOptions:
@@ -76,6 +78,13 @@ export interface NodeOptions {
    * lets the worker user). A literal subject outside the engine's spaces, `$…` and inboxes.
    */
   sfnNatsPublishPrefix?: string;
+  /**
+   * The HTTP task's allowed hosts and connections, as the JSON of the file AF_SFN_HTTP_CONFIG names
+   * (see src/sfn/integrations/http-config.ts). None: the HTTP task may call no host.
+   */
+  sfnHttp?: unknown;
+  /** The Lambda Invoke endpoint of lambda:invoke tasks (AF_SFN_LAMBDA_ENDPOINT, region, credentials). */
+  sfnLambda?: LambdaTargetOptions;
 }
 
 export interface NodeConfig {
@@ -101,6 +110,8 @@ export interface NodeConfig {
   readonly recoveryConcurrency: number;
   readonly noOwnerRetryMs: number;
   readonly sfnRetentionMs: number;
+  readonly sfnHttp: HttpTaskConfig;
+  readonly sfnLambda: LambdaTarget | undefined;
   readonly sfnNatsPublishPrefix: string;
 }
 
@@ -185,8 +196,13 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
     throw new Error(`AF_SFN_RETENTION_DAYS must be a number of days above 0 and at most ${MAX_RETENTION_DAYS}, got ${sfnRetentionDays}`);
   }
   const sfnNatsPublishPrefix = checkPublishPrefix(o.sfnNatsPublishPrefix ?? (env.AF_SFN_NATS_PUBLISH_PREFIX || `${prefix}.sfn.out`), prefix);
+  const region = o.region ?? env.AF_REGION ?? 'us-east-1';
+  const sfnHttp = o.sfnHttp !== undefined ? parseHttpTaskConfig(o.sfnHttp, 'sfnHttp')
+    : env.AF_SFN_HTTP_CONFIG ? loadHttpTaskConfig(env.AF_SFN_HTTP_CONFIG) : NO_HTTP_TASK_CONFIG;
   return Object.freeze({
     ...waits, sfnNatsPublishPrefix,
+    sfnHttp,
+    sfnLambda: resolveLambdaTarget(o.sfnLambda, env, region),
     cluster, apiReplyPrefixes, apiLimits, taskConsumerIdleMs, leaseTtlMs, leaseRenewMs, replicas,
     sfnRetentionMs: Math.round(sfnRetentionDays * DAY_MS),
     sleepAfterMs,
@@ -194,7 +210,7 @@ export function resolveOptions(o: NodeOptions = {}, env: NodeJS.ProcessEnv = pro
     natsAuth: Object.freeze({ ...(o.natsAuth ?? natsAuthFromEnv(env)) }),
     prefix,
     partitions,
-    region: o.region ?? env.AF_REGION ?? 'us-east-1',
+    region,
     account: o.account ?? env.AF_ACCOUNT ?? '000000000000',
     nodeName: o.nodeName ?? env.AF_NODE_NAME ?? `node-${process.pid}`,
     logLevel: o.logLevel ?? env.AF_LOG_LEVEL ?? 'info',

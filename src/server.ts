@@ -161,7 +161,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   // Service integrations call this node's Step Functions actions as the NATS API would (ctx is set below, before any call).
   const integrations = nodeIntegrations({
     call: (action, input, signal) => sfnCall(action, input, signal), log: log.child({ c: 'sfn-integrations' }),
-    nc: nats.nc, natsPublishPrefix: config.sfnNatsPublishPrefix,
+    nc: nats.nc, natsPublishPrefix: config.sfnNatsPublishPrefix, http: config.sfnHttp, lambda: config.sfnLambda,
   });
   const sfn = new SfnHost({ nats, store, queues, router, registry, clock, tokens, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect, quarantine,
     sleepAfterMs: config.sleepAfterMs, recoveryConcurrency: config.recoveryConcurrency, onConflict, onCommit: (events) => metrics.sfnCommitted(events), recordEffects,

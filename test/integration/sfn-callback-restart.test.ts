@@ -35,7 +35,7 @@ const subjectOf = (label: string) => freshName(label).replace(/[^A-Za-z0-9_-]/g,
 /** Tokens published on `af.sfn.out.<subject>`. */
 function tokensOn(subject: string): string[] {
   const got: string[] = [];
-  nc.subscribe(`af.sfn.out.${subject}`, { callback: (_e, m) => got.push(m.json<{ token: string }>().token) });
+  nc.subscribe(`af.sfn.out.${subject}`, { callback: (_e, m) => { got.push(m.json<{ token: string }>().token); } });
   return got;
 }
 

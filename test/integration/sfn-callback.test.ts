@@ -137,6 +137,39 @@ describe('the callback pattern over nats:publish.waitForTaskToken', () => {
     l.sub.unsubscribe();
   });
 
+  it('a callback in a Parallel branch stopped by its failing sibling answers its late token with TaskTimedOut', async () => {
+    const subject = freshName('par').replace(/[^A-Za-z0-9_-]/g, '_');
+    const l = listen(subject);
+    const branch = (states: object, start: string) => ({ StartAt: start, States: states });
+    const arn = await run({
+      Type: 'Parallel', End: true,
+      Branches: [
+        branch({ Wait4Token: { Type: 'Task', ...callback(subject) } }, 'Wait4Token'),
+        branch({ Nap: { Type: 'Wait', Seconds: 1, Next: 'Boom' }, Boom: { Type: 'Fail', Error: 'Sibling', Cause: 'went first' } }, 'Nap'),
+      ],
+    });
+    const { body } = await l.next();
+    expect(await waitClosed(sfn, arn)).toMatchObject({ status: 'FAILED', error: 'Sibling' });
+    const late = await rejection(sfn.send(new SendTaskSuccessCommand({ taskToken: body.token!, output: '{}' })));
+    expect(late.name).toBe('TaskTimedOut');
+    l.sub.unsubscribe();
+  });
+
+  it('a worker that answers the token at once still finds TaskSubmitted before TaskSucceeded', async () => {
+    const subject = freshName('quick').replace(/[^A-Za-z0-9_-]/g, '_');
+    const sub = nc.subscribe(`af.sfn.out.${subject}`, {
+      callback: (_e, m) => { void sfn.send(new SendTaskSuccessCommand({ taskToken: m.json<{ token: string }>().token, output: '"quick"' })); },
+    });
+    await nc.flush();
+    const arns = [];
+    for (let i = 0; i < 10; i++) arns.push(await run(callback(subject)));
+    for (const arn of arns) {
+      expect((await waitClosed(sfn, arn)).status).toBe('SUCCEEDED');
+      expect((await fullHistory(sfn, arn)).map((e) => e.type).slice(2, 6)).toEqual(['TaskScheduled', 'TaskStarted', 'TaskSubmitted', 'TaskSucceeded']);
+    }
+    sub.unsubscribe();
+  });
+
   it('a token this engine did not issue is InvalidToken', async () => {
     const e = await rejection(sfn.send(new SendTaskSuccessCommand({ taskToken: 'not-a-token', output: '{}' })));
     expect(e.name).toBe('InvalidToken');

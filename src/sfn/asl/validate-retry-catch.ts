@@ -12,7 +12,10 @@ export const PREDEFINED_ERRORS: ReadonlySet<string> = new Set([
   'States.TaskFailed', 'States.Permissions', 'States.ResultPathMatchFailure', 'States.ParameterPathFailure',
   'States.QueryEvaluationError', 'States.BranchFailed', 'States.NoChoiceMatched', 'States.IntrinsicFailure',
   'States.ExceedToleratedFailureThreshold', 'States.ItemReaderFailed', 'States.ResultWriterFailed',
+  'States.Http.Socket',
 ]);
+/** The HTTP task's status errors, `States.Http.StatusCode.404` and the like: predefined too. */
+const HTTP_STATUS_ERROR = /^States\.Http\.StatusCode\.[1-5]\d\d$/;
 
 const RETRIER_FIELDS = new Set(['ErrorEquals', 'IntervalSeconds', 'MaxAttempts', 'BackoffRate', 'MaxDelaySeconds', 'JitterStrategy', 'Comment']);
 const CATCHER_FIELDS = new Set(['ErrorEquals', 'Next', 'Comment', 'Assign', 'ResultPath', 'Output']);
@@ -76,7 +79,7 @@ function errorEquals(p: Problems, path: string, entry: Obj, last: boolean): void
   }
   names.forEach((name, i) => {
     if (typeof name !== 'string') p.schema(atIndex(listPath, i), 'The value must be a STRING');
-    else if (name.startsWith('States.') && !PREDEFINED_ERRORS.has(name)) {
+    else if (name.startsWith('States.') && !PREDEFINED_ERRORS.has(name) && !HTTP_STATUS_ERROR.test(name)) {
       p.schema(atIndex(listPath, i), `'${name}' is not a predefined error name; custom error names must not start with 'States.'`);
     }
   });

@@ -4,6 +4,9 @@ import type { IntegrationCall, IntegrationResult, MockHook } from '../integratio
 import type { IntegrationRegistry } from '../integrations/registry.js';
 import type { SfnTaskState } from './sfn-execution.js';
 
+/** Longest a token's answer waits for its task's TaskSubmitted to be stored. */
+const SUBMIT_WAIT_MS = 2000;
+
 /** One task to run: where it belongs and what the book says of it. */
 export interface TaskJob {
   executionArn: string;
@@ -36,6 +39,8 @@ function finish(key: string, r: IntegrationResult): SfnInputEvent {
  */
 export class IntegrationRunner {
   private readonly running = new Map<string, AbortController>();
+  /** Callback calls whose TaskSubmitted is not stored yet, by task: settle once it is (or the call ends). */
+  private readonly submitting = new Map<string, Promise<void>>();
 
   constructor(private readonly d: IntegrationRunnerDeps) {}
 
@@ -45,9 +50,31 @@ export class IntegrationRunner {
     if (this.running.has(id)) return;
     const ac = new AbortController();
     this.running.set(id, ac);
-    this.work(job, ac.signal)
+    let submitted!: () => void;
+    if (job.task.service?.pattern === 'waitForTaskToken' && job.task.status !== 'submitted') {
+      this.submitting.set(id, new Promise<void>((resolve) => { submitted = resolve; }));
+    }
+    const done = () => {
+      if (this.submitting.has(id)) { this.submitting.delete(id); submitted(); }
+    };
+    this.work(job, ac.signal, done)
       .catch((err) => { if (!ac.signal.aborted) this.d.log.error({ err, executionArn: job.executionArn, key: job.key }, 'task integration failed'); })
-      .finally(() => { if (this.running.get(id) === ac) this.running.delete(id); });
+      .finally(() => {
+        done();
+        if (this.running.get(id) === ac) this.running.delete(id);
+      });
+  }
+
+  /**
+   * Waits (at most `maxMs`) while a callback's TaskSubmitted is on its way: a worker that answers
+   * the token at once would otherwise close the task before AWS's TaskSubmitted is in its history.
+   */
+  async submitted(executionArn: string, key: string, maxMs = SUBMIT_WAIT_MS): Promise<void> {
+    const p = this.submitting.get(`${key}@${executionArn}`);
+    if (!p) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([p, new Promise<void>((resolve) => { timer = setTimeout(resolve, maxMs); })]);
+    clearTimeout(timer);
   }
 
   /** Aborts the call of a task whose state ended (timeout, stop, a failed sibling branch). */
@@ -72,7 +99,7 @@ export class IntegrationRunner {
     this.running.clear();
   }
 
-  private async work(job: TaskJob, signal: AbortSignal): Promise<void> {
+  private async work(job: TaskJob, signal: AbortSignal, submitted: () => void): Promise<void> {
     const { key, task } = job;
     const mocked = this.d.mock && task.state !== undefined
       ? await this.d.mock({ executionArn: job.executionArn, stateName: task.state, resource: task.resource, attempt: task.attempt ?? 0 })
@@ -113,8 +140,10 @@ export class IntegrationRunner {
       r = { ok: false, error: 'States.TaskFailed', cause: e instanceof Error ? e.message : String(e) };
     }
     if (signal.aborted) return;
-    if (pattern === 'waitForTaskToken' && r.ok) await this.d.deliver(job, [{ type: 'sfn.task.submitted', key, output: r.output }]);
-    else await this.d.deliver(job, [finish(key, r)]);
+    if (pattern === 'waitForTaskToken' && r.ok) {
+      await this.d.deliver(job, [{ type: 'sfn.task.submitted', key, output: r.output }]);
+      submitted();
+    } else await this.d.deliver(job, [finish(key, r)]);
   }
 }
 

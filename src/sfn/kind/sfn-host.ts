@@ -444,10 +444,12 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     const { executionArn, key } = p.ref;
     let parsed: { name: string; stateMachineName?: string };
     try { parsed = parseArn(executionArn, 'execution', 'taskToken'); } catch { throw new Fault('InvalidToken', 'Invalid Token'); }
+    // A worker quick to answer a callback's token waits for its TaskSubmitted (AWS's order of events).
+    await this.runner.submitted(executionArn, key);
     return this.withExecution(executionArn, async (x) => {
       const t = x.book.tasks[key];
       if (!t) throw new Fault('TaskDoesNotExist', 'Task Does Not Exist');
-      // A callback's token may come back before its TaskSubmitted is stored (the worker was quick).
+      // A callback's TaskSubmitted may still be missing (its call took longer than the wait above).
       if (t.status !== 'started' && t.status !== 'submitted') throw new Fault('TaskTimedOut', 'Task Timed Out');
       if (p.kind === 'heartbeat') {
         x.actor!.send({ type: 'sfn.activity.heartbeat', key } satisfies SfnInputEvent);
