@@ -42,10 +42,11 @@ describe('TestState: a service integration Task', () => {
     expect((parsedInspection(out).afterParameters as { Message: { token: string } }).Message.token).toMatch(/\S{8,}/);
   });
 
-  it('a known service this node does not serve answers only from a mock', async () => {
+  it('lambda:invoke with no Lambda endpoint configured fails as in an execution; a mock answers for it', async () => {
     const def = { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: 'f', 'Payload.$': '$' }, End: true };
-    const err = await rejection(testState(def, { json: {}, roleArn: ROLE }));
-    expect(err).toBeInstanceOf(ValidationException);
+    const unmocked = await testState(def, { json: {}, roleArn: ROLE });
+    expect(unmocked.status).toBe('FAILED');
+    expect(unmocked.error).toMatch(/\S/);
     const out = await testState(def, { json: { a: 1 }, mock: { result: '{"Payload":{"statusCode":200}}' } });
     expect(out).toMatchObject({ status: 'SUCCEEDED', output: '{"Payload":{"statusCode":200}}' });
   });
