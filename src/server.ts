@@ -182,7 +182,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
     integrations, ...(sfnMock ? { mock: sfnMock } : {}) });
   const ctx: ServiceContext = {
     registry, router, queues, store, visibility, sfnVisibility, sfnExecutions: sfn.records, sfnMapRuns: sfn.mapRunRecords, sfnExpress, subjects: s, clock, log,
-    region: config.region, account: config.account, tokens, pollHoldMs: config.pollHoldMs, sfnMocks,
+    region: config.region, account: config.account, tokens, pollHoldMs: config.pollHoldMs, sfnMocks, sfnIntegrations: integrations,
   };
   // The HTTP port listens before recovery, so /healthz and /readyz (503 until rebuilt) answer during it.
   let http: HttpGateway | undefined;

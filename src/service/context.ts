@@ -12,6 +12,7 @@ import type { MapRunRecords } from '../sfn/map-runs/map-run-records.js';
 import type { TaskTokens } from '../engine/task-token.js';
 import type { MockConfig } from '../sfn/mocks/mock-config.js';
 import type { ExpressHost } from '../sfn/express/express-host.js';
+import type { IntegrationRegistry } from '../sfn/integrations/registry.js';
 
 /** Everything an operation needs; built once per node and shared by both transports. */
 export interface ServiceContext {
@@ -40,6 +41,8 @@ export interface ServiceContext {
   sfnMocks?: MockConfig;
   /** Runs EXPRESS executions in this node's memory (set when the node runs the Step Functions host). */
   sfnExpress?: ExpressHost;
+  /** The service integrations this node serves (TestState invokes one for a Task tested without a mock). */
+  sfnIntegrations?: IntegrationRegistry;
   /**
    * Set per request by the HTTP gateway for an access key limited to some domains: ListDomains shows
    * only the domains it allows (every other operation is refused before it runs; see transport/domain-access.ts).

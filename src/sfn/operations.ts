@@ -10,6 +10,7 @@ import {
 import { listTagsForResource, tagResource, untagResource } from './operations/tags.js';
 import { validateStateMachineDefinition } from './operations/validate.js';
 import { describeStateMachineForExecution } from './operations/describe-execution.js';
+import { testState } from './operations/test-state.js';
 import { SFN_EXECUTION_OPERATIONS } from './execution-operations.js';
 import { describeMapRun, listMapRuns, updateMapRun } from './operations/map-runs.js';
 
@@ -43,6 +44,7 @@ export const SFN_OPERATIONS: Readonly<Record<string, Operation>> = {
   DescribeMapRun: describeMapRun,
   ListMapRuns: listMapRuns,
   UpdateMapRun: updateMapRun,
+  TestState: testState,
   ...SFN_EXECUTION_OPERATIONS,
 };
 

@@ -26,7 +26,7 @@ function rootInput(def: AslDefinition, x: SfnExecutionInput): GraphInput {
  * states inherit the top level's, not their Parallel's or Map's), else JSONPath. Done in place and
  * idempotent: a definition compiled twice is the same.
  */
-function settleQueryLanguage(graph: StateGraph, top: QueryLanguage): void {
+export function settleQueryLanguage(graph: StateGraph, top: QueryLanguage): void {
   for (const state of Object.values(graph.States)) {
     state.QueryLanguage ??= top;
     if (state.Type === 'Parallel') (state as ParallelState).Branches.forEach((b) => settleQueryLanguage(b, top));

@@ -11,7 +11,7 @@ import { finishWithResult } from './state-flow.js';
 import type { Step } from './step.js';
 
 /** The branches' input: InputPath → Parameters (JSONata: Arguments, default `$states.input`). */
-function branchInput(s: Step, def: ParallelState): unknown {
+export function branchInput(s: Step, def: ParallelState): unknown {
   if (isJsonata(def)) return def.Arguments === undefined ? s.ctx.input : evalField(s, def.Arguments, 'Arguments');
   const co = s.co();
   const effective = applyInputPath(s.ctx.input, def.InputPath, co);

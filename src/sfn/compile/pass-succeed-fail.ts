@@ -22,9 +22,15 @@ export function runPass(s: Step, def: PassState): void {
     const effective = applyInputPath(s.ctx.input, def.InputPath, co);
     const params = def.Parameters !== undefined ? evaluateTemplate(def.Parameters, effective, co) : effective;
     const result = def.Result !== undefined ? def.Result : params;
+    s.env.trace?.('afterInputPath', effective);
+    s.env.trace?.('afterParameters', params);
+    if (def.Result !== undefined) s.env.trace?.('result', result);
     // JSONPath Assign reads the state's result (Result, or Parameters' output) as `$`.
     const assigned = evaluateAssign(s, def, def.Assign, 'Assign', {}, result);
-    return { output: applyOutputPath(applyResultPath(s.ctx.input, result, def.ResultPath), def.OutputPath, co), assigned };
+    s.env.trace?.('afterResultSelector', result);
+    const placed = applyResultPath(s.ctx.input, result, def.ResultPath);
+    s.env.trace?.('afterResultPath', placed);
+    return { output: applyOutputPath(placed, def.OutputPath, co), assigned };
   });
   if (r.ok) exitState(s, def, r.value.output, r.value.assigned);
   else s.fail(r.fault);

@@ -65,9 +65,11 @@ export function finishWithResult(s: Step, def: WithResult, result: unknown): voi
   }
   const r = s.attempt(() => {
     const selected = def.ResultSelector !== undefined ? evaluateTemplate(def.ResultSelector, result, s.co()) : result;
+    s.env.trace?.('afterResultSelector', selected);
     // JSONPath Assign reads the result (after ResultSelector) as `$`.
     const assigned = evaluateAssign(s, def, def.Assign, 'Assign', {}, selected);
     const placed = applyResultPath(s.ctx.input, selected, def.ResultPath);
+    s.env.trace?.('afterResultPath', placed);
     return { output: applyOutputPath(placed, def.OutputPath, s.co()), assigned };
   });
   if (r.ok) exitState(s, def, r.value.output, r.value.assigned);

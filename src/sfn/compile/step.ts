@@ -30,7 +30,12 @@ export interface StepEnv {
   srcOf(state: string, branch: number): string;
   /** Short child-id tag of a state (its name without `/` and `#`, unique in the graph). */
   tagOf(state: string): string;
+  /** Told each data-flow step's value (`afterInputPath`, `afterParameters`, …): TestState's inspection. */
+  trace?(step: TraceStep, value: unknown): void;
 }
+
+/** The JSONPath data-flow steps a state reports through StepEnv.trace, named as TestState's inspectionData names them. */
+export type TraceStep = 'afterInputPath' | 'afterParameters' | 'result' | 'afterResultSelector' | 'afterResultPath';
 
 /**
  * One transition's work on a draft of the context: the pure logic of every state fills it, and the
