@@ -1,7 +1,6 @@
 import type { AnyStateMachine } from 'xstate';
 import type { MachineClock } from '../../../machines/swf/history-event.js';
 import type { ServiceResource } from '../integrations/integration.js';
-import type { RedrivePoint } from './redrive-start.js';
 
 /**
  * The contract between a compiled state machine (compile-state-machine.ts) and the host that runs
@@ -176,4 +175,26 @@ export interface CompileOptions {
 export interface CompiledStateMachine {
   /** Root machine of one execution: input SfnExecutionInput, output SfnExecutionOutput. Create actors with `{ id: 'root', clock, input }`. */
   machine: AnyStateMachine;
+}
+
+/** Where a redriven execution (or a failed child of a Parallel or Map) starts again: see redrive-start.ts. */
+export interface RedrivePoint {
+  /** The state to run again. */
+  state: string;
+  /** Its raw input (what `<Type>StateEntered` shows). */
+  input: unknown;
+  /** The root's variables as they were. */
+  vars?: Record<string, unknown>;
+  /** The root's key and visit counter: new task keys and child ids never reuse the attempt before's. */
+  seq: number;
+  /** A Parallel or Map state: its children that succeeded. */
+  keep?: KeptKids;
+}
+
+/** Outputs of a Parallel's or Map's children that succeeded (by index), and the state they belong to. */
+export interface KeptKids {
+  state: string;
+  results: Record<string, unknown>;
+  /** Children that failed: where each starts again (a redrive runs them from their failed state, not from their start). */
+  points?: Record<string, RedrivePoint>;
 }

@@ -1,6 +1,5 @@
 import type { ContextObject } from '../asl/types.js';
-import type { SfnExecutionOutput, SfnInputEvent, SfnServiceTask } from './contract.js';
-import type { RedrivePoint } from './redrive-start.js';
+import type { KeptKids, RedrivePoint, SfnExecutionOutput, SfnInputEvent, SfnServiceTask } from './contract.js';
 
 /**
  * The parts of the context object (`$$`) fixed for one graph run: execution, state machine, Map
@@ -116,14 +115,6 @@ export interface GraphContext {
   keep?: KeptKids;
   /** A redrive: the state the graph starts at (read once, by its first transition). */
   redriveTo?: string;
-}
-
-/** Outputs of a Parallel's or Map's children that succeeded (by index), and the state they belong to. */
-export interface KeptKids {
-  state: string;
-  results: Record<string, unknown>;
-  /** Children that failed: where each starts again (a redrive runs them from their failed state, not from their start). */
-  points?: Record<string, RedrivePoint>;
 }
 
 const NO_VARIABLES: Record<string, unknown> = Object.freeze({});

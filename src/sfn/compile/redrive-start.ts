@@ -1,5 +1,6 @@
 import type { StateGraph } from '../asl/types.js';
-import type { GraphContext, KeptKids } from './graph-context.js';
+import type { KeptKids, RedrivePoint } from './contract.js';
+import type { GraphContext } from './graph-context.js';
 import type { GraphNames } from './graph-names.js';
 
 /**
@@ -15,19 +16,6 @@ import type { GraphNames } from './graph-names.js';
  * that failed, were aborted or never started run again. The execution's TimeoutSeconds counts from
  * the redrive (AWS: "the state machine level timeout ... is reset"), see compile-state-machine.ts.
  */
-export interface RedrivePoint {
-  /** The state to run again. */
-  state: string;
-  /** Its raw input (what `<Type>StateEntered` shows). */
-  input: unknown;
-  /** The root's variables as they were. */
-  vars?: Record<string, unknown>;
-  /** The root's key and visit counter: new task keys and child ids never reuse the attempt before's. */
-  seq: number;
-  /** A Parallel or Map state: its children that succeeded. */
-  keep?: KeptKids;
-}
-
 /** Where a closed execution starts again, from its root's last context; undefined when it cannot (no state entered, history limit hit). */
 export function redrivePointOf(ctx: GraphContext): RedrivePoint | undefined {
   if (!ctx.state || ctx.limitHit) return undefined;

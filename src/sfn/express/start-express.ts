@@ -3,7 +3,7 @@ import { Fault } from '../../protocol/faults.js';
 import type { ServiceContext } from '../../service/context.js';
 import { expressExecutionArn } from '../arns.js';
 import type { SfnExecutionRecord } from '../kind/execution-records.js';
-import type { StartRequest } from '../operations/start-execution.js';
+import type { StartRequest } from '../operations/start-request.js';
 import type { ExpressOutcome } from './express-host.js';
 
 /** A started express execution: what it runs, and the promise of its end. */

@@ -3,7 +3,7 @@ import { InputReader } from '../../protocol/validate.js';
 import type { SfnTaskPayload } from '../kind/sfn-host.js';
 import { decodeSfnTaskToken } from '../kind/sfn-task-token.js';
 import type { ServiceContext } from '../../service/context.js';
-import { MAX_SFN_PAYLOAD, payloadProblem } from './start-execution.js';
+import { MAX_SFN_PAYLOAD, payloadProblem } from './start-request.js';
 import { requestObject } from '../input.js';
 
 const MAX_TOKEN = 2048;

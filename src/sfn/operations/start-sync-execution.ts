@@ -3,7 +3,7 @@ import { requestObject } from '../input.js';
 import { seconds, type ServiceContext } from '../../service/context.js';
 import { startExpress } from '../express/start-express.js';
 import type { ExpressOutcome } from '../express/express-host.js';
-import { readStartRequest } from './start-execution.js';
+import { readStartRequest } from './start-request.js';
 
 /** AWS bills an express execution's duration in 100 ms steps (at least one), its memory in 64 MB steps. */
 const BILLED_DURATION_STEP_MS = 100;

@@ -2,7 +2,7 @@ import { Fault } from '../../protocol/faults.js';
 import { InputReader } from '../../protocol/validate.js';
 import { parseRoleArn } from '../arns.js';
 import { readDefinition } from '../definition-input.js';
-import { MAX_SFN_PAYLOAD, payloadProblem } from '../operations/start-execution.js';
+import { MAX_SFN_PAYLOAD, payloadProblem } from '../operations/start-request.js';
 
 export type InspectionLevel = 'INFO' | 'DEBUG' | 'TRACE';
 
