@@ -246,10 +246,11 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
   /**
    * Before newly scheduled tasks are stored: a task whose activity does not exist is withdrawn and its
    * state fails the execution at once (AWS: TaskStateEntered, then ExecutionFailed with States.Runtime).
+   * Service tasks and map runs name no activity.
    */
   private async vetScheduled(x: SfnExecution, scheduled: SfnTaskRequest[]): Promise<void> {
     for (const task of scheduled) {
-      if (task.service || await this.activityExists(task.resource)) continue;
+      if (task.service || task.resource === MAP_RUN_RESOURCE || await this.activityExists(task.resource)) continue;
       x.withdraw(task.key);
       x.actor?.send({ type: 'sfn.activity.scheduleFailed', key: task.key, error: 'States.Runtime', cause: missingActivityCause(task) } satisfies SfnInputEvent);
     }
