@@ -17,7 +17,7 @@ import { sfnKeys, type ActivityRecord } from '../records.js';
 import type { SfnExecutionInput, SfnExecutionOutput, SfnInputEvent, SfnTaskRequest } from '../compile/contract.js';
 import { inStateCause, resolveCause } from '../compile/state-cause.js';
 import { ExecutionRecords, type ExecutionRecordEffects, type SfnExecutionRecord } from './execution-records.js';
-import { MachineCache } from './machine-cache.js';
+import { executionHooks, MachineCache } from './machine-cache.js';
 import { HOST_ACTOR, SfnExecution, type SfnBook, type SfnCommit, type SfnTaskState, type SfnTransitionExtra } from './sfn-execution.js';
 import { readRestorePoint } from './transition-chunks.js';
 import { SfnRedriver, type RedriveAt, type RedriveStart, type SfnRedrivePayload } from './sfn-redrive.js';
@@ -156,14 +156,10 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     // not mapped yet): the execution being constructed answers.
     const of = (system: unknown) => this.bySystem.get(system as object) ?? this.constructing;
     this.machines = new MachineCache(d.clock, {
-      record: (system, actorId, e) => of(system)?.record(actorId, e),
-      used: (system) => of(system)?.used ?? 0,
-      executionInput: (system) => of(system)?.executionInput ?? null,
-      ended: (system, actorId) => of(system)?.ended(actorId),
-      link: (system, op) => of(system)?.link(op),
+      ...executionHooks(of),
       taskToken: (system, key) => {
         const r = of(system)!.rec;
-        return encodeSfnTaskToken(d.tokens, { executionArn: r.executionArn, partition: r.partition, key });
+        return this.tokenOf(r.executionArn, r.partition, key);
       },
     });
     this.redriver = new SfnRedriver({
@@ -172,7 +168,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     });
     this.runner = new IntegrationRunner({
       integrations: d.integrations ?? new IntegrationRegistry(), log: d.log, ...(d.mock ? { mock: d.mock } : {}),
-      token: (j) => encodeSfnTaskToken(d.tokens, { executionArn: j.executionArn, partition: j.partition, key: j.key }),
+      token: (j) => this.tokenOf(j.executionArn, j.partition, j.key),
       deliver: (j, events) => this.deliver(j.executionArn, j.key, events),
       enqueue: (j) => this.host.ledger.enqueue(j.executionArn, j.key, taskMessage(j.executionArn, j.partition, j.task, j.key), true),
     });
@@ -186,6 +182,11 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
       for (const e of events) x.actor!.send(e);
       await x.flush();
     }, async () => undefined);
+  }
+
+  /** The sealed token of one task of an execution (`$$.Task.Token`, GetActivityTask, integrations). */
+  private tokenOf(executionArn: string, partition: number, key: string): string {
+    return encodeSfnTaskToken(this.d.tokens, { executionArn, partition, key });
   }
 
   /**
@@ -492,7 +493,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
       x.actor!.send({ type: 'sfn.activity.started', key, workerName: p.workerName } satisfies SfnInputEvent);
       await x.flush();
       if (x.book.tasks[key]?.status !== 'started') return null;
-      return { taskToken: encodeSfnTaskToken(this.d.tokens, { executionArn: x.rec.executionArn, partition: x.rec.partition, key }), input: t.input };
+      return { taskToken: this.tokenOf(x.rec.executionArn, x.rec.partition, key), input: t.input };
     }, async () => null);
   }
 
