@@ -8,6 +8,7 @@ import type { Subjects } from './subjects.js';
 import { detectReplicas } from './replicas.js';
 import { connectionAuth, ENGINE_INBOX_PREFIX, type NatsAuth } from './connect-options.js';
 import { installRequestFastPath } from './request-fast-path.js';
+import { installWriteCoalescing } from './write-coalescing.js';
 
 /** The engine's NATS handles: one connection, JetStream, and its buckets. */
 export interface Nats {
@@ -41,6 +42,8 @@ export async function openNats(servers: string, s: Subjects, opts: { name: strin
   // noAsyncTraces: the client otherwise builds an Error per request for stack traces (~7 % of the node's CPU),
   // and the fast path skips the one it builds after every answer (see request-fast-path.ts).
   installRequestFastPath();
+  // One socket write per event-loop turn instead of one per handler (see write-coalescing.ts).
+  installWriteCoalescing();
   // inboxPrefix: replies to the engine stay off `_INBOX.>`, the one subject workers may subscribe to.
   const nc = await connect({
     // NATS_URL may list every server of a cluster, comma-separated.
