@@ -1,5 +1,5 @@
 import { assign, setup } from 'xstate';
-import { foldEvent, initialExecutionState, type ExecutionState } from './execution-state.js';
+import { foldEvent, foldHistory, initialExecutionState, type ExecutionState } from './execution-state.js';
 import { EVENT_TYPES, remaining, type HistoryEvent, type MachineClock } from './history-event.js';
 
 const HISTORY_EVENT_TYPES: ReadonlySet<string> = new Set(EVENT_TYPES);
@@ -14,11 +14,23 @@ export interface WorkflowExecutionContext {
   execution: ExecutionState;
 }
 
-export type WorkflowExecutionEvent = HistoryEvent;
+/**
+ * Several persisted events at once (one transition): one actor step instead of one per event.
+ * `execution`, when given, is the fold of `events` onto the actor's state that the sender has
+ * already computed (a commit folds its batch to decide on the follow-up decision task).
+ */
+export interface HistoryBatchEvent {
+  type: 'history.batch';
+  events: readonly HistoryEvent[];
+  execution?: ExecutionState;
+}
+
+export type WorkflowExecutionEvent = HistoryEvent | HistoryBatchEvent;
 
 /**
  * One workflow execution: open → closed.{completed, failed, canceled, terminated, continuedAsNew, timedOut}.
- * Its context is the fold of its history (machines/execution-state.ts); every history event is fed in.
+ * Its context is the fold of its history (machines/execution-state.ts); every history event is fed
+ * in, one by one or as a `history.batch`.
  */
 export function createWorkflowExecutionMachine(clock: MachineClock) {
   const closedBy = (status: ExecutionState['closeStatus']) =>
@@ -39,11 +51,16 @@ export function createWorkflowExecutionMachine(clock: MachineClock) {
     id: 'workflowExecution',
     context: ({ input }) => ({ startToCloseDeadline: input.startToCloseDeadline, execution: initialExecutionState() }),
     on: {
+      'history.batch': {
+        actions: assign({
+          execution: ({ context, event }) => event.execution ?? foldHistory(event.events, context.execution),
+        }),
+      },
       // Only history events are folded: the wildcard also sees XState's internal events (e.g.
       // xstate.done.state.workflowExecution.closed when a closed.* final state is entered).
       '*': {
         guard: ({ event }) => HISTORY_EVENT_TYPES.has(event.type),
-        actions: assign({ execution: ({ context, event }) => foldEvent(context.execution, event) }),
+        actions: assign({ execution: ({ context, event }) => foldEvent(context.execution, event as HistoryEvent) }),
       },
     },
     initial: 'open',

@@ -53,6 +53,19 @@ describe('workflow execution machine', () => {
     expect(t.state().context.startToCloseDeadline).toBe(T0 + HOUR);
   });
 
+  it('takes a history.batch in one step, folding it or taking the fold it is given', () => {
+    const oneByOne = start(T0 + HOUR);
+    for (const ev of history) oneByOne.actor.send(ev);
+    const batched = start(T0 + HOUR);
+    batched.actor.send({ type: 'history.batch', events: openPart.slice(0, 5) });
+    expect(batched.state().context.execution).toEqual(foldHistory(openPart.slice(0, 5)));
+    const rest = history.slice(5);
+    batched.actor.send({ type: 'history.batch', events: rest, execution: foldHistory(rest, batched.state().context.execution) });
+    expect(batched.state().context.execution).toEqual(oneByOne.state().context.execution);
+    expect(batched.state().value).toEqual({ closed: 'completed' });
+    expect(oneByOne.state().value).toEqual({ closed: 'completed' });
+  });
+
   describe('close events', () => {
     it.each([
       ['WorkflowExecutionCompleted', 'completed', 'COMPLETED'],

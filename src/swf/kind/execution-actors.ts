@@ -1,5 +1,6 @@
 import { createActor, type Actor, type AnyActorRef, type InspectionEvent, type Observer } from 'xstate';
 import type { HistoryEvent, TimeoutType } from '../../../machines/swf/history-event.js';
+import type { ExecutionState } from '../../../machines/swf/execution-state.js';
 import { createActivityTaskMachine, type ActivityTaskMachine } from '../../../machines/swf/activity-task.machine.js';
 import { createDecisionTaskMachine, type DecisionTaskMachine } from '../../../machines/swf/decision-task.machine.js';
 import { createTimerMachine, type TimerMachine } from '../../../machines/swf/timer.machine.js';
@@ -84,12 +85,15 @@ export class ExecutionActors {
     return actor;
   }
 
-  /** Feeds events (already persisted) to every actor they concern. */
-  apply(events: readonly HistoryEvent[]): void {
-    for (const e of events) {
-      this.workflow.send(e);
-      this.route(e);
-    }
+  /**
+   * Feeds events (already persisted) to every actor they concern. The workflow actor takes them in
+   * one step (with `execution`, their fold when the caller has it), except when the inspector is on:
+   * then it gets each event, so the inspector shows every one.
+   */
+  apply(events: readonly HistoryEvent[], execution?: ExecutionState): void {
+    if (this.options.inspect) for (const e of events) this.workflow.send(e);
+    else this.workflow.send({ type: 'history.batch', events, execution });
+    for (const e of events) this.route(e);
     if (this.workflow.getSnapshot().context.execution.closeStatus) this.stopAll();
   }
 

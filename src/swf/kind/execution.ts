@@ -1,5 +1,5 @@
 import type { HistoryEvent } from '../../../machines/swf/history-event.js';
-import { activityByScheduled, foldHistory, type ExecutionState } from '../../../machines/swf/execution-state.js';
+import { activityByScheduled, foldEvent, foldHistory, type ExecutionState } from '../../../machines/swf/execution-state.js';
 import { Fault } from '../../protocol/faults.js';
 import { TransitionTooLargeError, type HistoryStore } from '../../history/history-store.js';
 import { LiveExecution } from '../../engine/live-execution.js';
@@ -117,7 +117,7 @@ export class Execution extends LiveExecution {
       await this.commit((s, b) => { b.add('WorkflowExecutionTerminated', { childPolicy: s.started.childPolicy, cause: 'EVENT_LIMIT_EXCEEDED' }); }, true);
       throw new Fault('UnknownResourceFault', `execution terminated: its history reached ${MAX_HISTORY_EVENTS} events`);
     }
-    const after = foldHistory(batch.events, state);
+    let after = foldHistory(batch.events, state);
     if (after.closeStatus === null && after.decision === null && after.needsDecision) {
       // The follow-up decision task would be event 25,000: the termination takes that slot instead.
       if (batch.peekNextId >= MAX_HISTORY_EVENTS) batch.add('WorkflowExecutionTerminated', { childPolicy: state.started.childPolicy, cause: 'EVENT_LIMIT_EXCEEDED' });
@@ -127,10 +127,12 @@ export class Execution extends LiveExecution {
         startToCloseTimeout: state.started.taskStartToCloseTimeout,
         scheduleToStartTimeout: after.decisionScheduleToStart ?? undefined,
       });
+      after = foldEvent(after, batch.events[batch.events.length - 1]!);
     }
     await this.append(batch.events);
     this.log.push(batch.events, this.lastSeq);
-    this.actors.apply(batch.events);
+    // The workflow actor takes the fold already made instead of folding the batch again.
+    this.actors.apply(batch.events, after);
     await this.host.afterCommit(this, batch.events);
     return batch.events;
   }
