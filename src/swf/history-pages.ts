@@ -1,20 +1,21 @@
 import type { HistoryEvent } from '../../machines/swf/history-event.js';
 import { Fault } from '../protocol/faults.js';
-import { decode, encode } from '../protocol/codec.js';
+import { decode, encode, withEncoding } from '../protocol/codec.js';
 
-// Events are immutable once persisted, so their wire form and size are computed once.
+// Events are immutable once persisted, so their wire form and its msgpack bytes are made once
+// (every decision task of a run sends the history so far again).
 const wireCache = new WeakMap<HistoryEvent, { wire: Record<string, unknown>; bytes: number }>();
 
 function wireOf(e: HistoryEvent): { wire: Record<string, unknown>; bytes: number } {
   let w = wireCache.get(e);
   if (!w) {
-    const wire = {
+    const { value: wire, bytes } = withEncoding({
       eventId: e.id,
       eventType: e.type,
       eventTimestamp: e.at / 1000,
       [`${e.type[0]!.toLowerCase()}${e.type.slice(1)}EventAttributes`]: e.attrs,
-    };
-    w = { wire, bytes: encode(wire).length };
+    });
+    w = { wire, bytes };
     wireCache.set(e, w);
   }
   return w;
