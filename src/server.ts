@@ -175,7 +175,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const sfn = new SfnHost({ nats, store, queues, router, registry, clock, tokens, log: log.child({ c: 'sfn' }), inspect: inspector?.inspect, quarantine,
     sleepAfterMs: config.sleepAfterMs, mapRunChildren: config.mapRunChildren, recoveryConcurrency: config.recoveryConcurrency, onConflict, onCommit: (events) => metrics.sfnCommitted(events), recordEffects,
     integrations, ...(sfnMock ? { mock: sfnMock } : {}) });
-  metrics.watch(nodeMetricSources(owner, sfn, queues));
+  metrics.watch(nodeMetricSources(owner, sfn, queues, router));
   router.register(sfn.ownerOps());
   // EXPRESS executions: in this node's memory, on the same compiled machines (no partitions, no history).
   const sfnExpress = new ExpressHost({ clock, store, js: nats.js, subjects: s, maxRunning: config.sfnExpressMaxRunning, log: log.child({ c: 'sfn-express' }), inspect: inspector?.inspect,
@@ -240,6 +240,8 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
     new ReplyGuard(config.apiReplyPrefixes, (reason) => metrics.requestDropped('api', reason), log.child({ c: 'api' })),
     new RequestLimiter(config.apiLimits));
   api.start();
+  // Partition-aware clients reach an execution's owner directly: the API follows the partitions served.
+  router.onOwnership((p, owned) => { if (owned) api.servePartition(p); else api.releasePartition(p); });
   // Node introspection for operators and benchmarks: memory and run counts.
   nats.nc.subscribe(`${s.prefix}.node.${config.nodeName}.stats`, {
     callback: (_err, m) => {
@@ -247,7 +249,7 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
       const mem = process.memoryUsage();
       m.respond(new TextEncoder().encode(JSON.stringify({
         heapUsed: mem.heapUsed, rss: mem.rss, liveRuns: owner.liveCount, sleepingRuns: owner.sleepingCount,
-        sfnLive: sfn.liveCount, sfnSleeping: sfn.sleepingCount,
+        sfnLive: sfn.liveCount, sfnSleeping: sfn.sleepingCount, ownerCalls: router.ownerCalls(),
       })));
     },
   });

@@ -6,6 +6,7 @@ import { decode, encode } from '../protocol/codec.js';
 import { partitionOf, type Subjects } from '../nats/subjects.js';
 import { faultToWire, fromWire, toWire, type WireReply } from '../protocol/wire.js';
 import type { ReplyGuard } from '../nats/reply-subjects.js';
+import { isNoResponders } from '../nats/no-responders.js';
 import type { OwnerHandlers, OwnerOpName, OwnerPayload, OwnerResult } from './owner-ops.js';
 
 /** An owner-side handler as the router holds it (payloads arrive decoded from the wire). */
@@ -22,12 +23,12 @@ export interface RouterTiming {
 export const DEFAULT_OWNER_TIMEOUT_MS = 70_000;
 export const DEFAULT_NO_OWNER_RETRY_MS = 15_000;
 
-/** No node serves the subject right now (the server answered at once). */
-function noResponders(e: unknown): boolean {
-  for (let c = e as { name?: string; cause?: unknown; isNoResponders?: () => boolean } | undefined; c; c = c.cause as typeof c) {
-    if (c.isNoResponders?.() || c.name === 'NoRespondersError') return true;
-  }
-  return false;
+/** Owner calls this node made, by where they ran: `local` in-process, `remote` on another node. */
+export interface OwnerCallCounts {
+  local: number;
+  remote: number;
+  /** Remote calls by owner op (which requests still cross nodes). */
+  remoteByOp: Record<string, number>;
 }
 
 /**
@@ -40,6 +41,9 @@ export class Router {
   private readonly handlers = new Map<string, Handler>();
   private readonly ownerTimeoutMs: number;
   private readonly noOwnerRetryMs: number;
+  private readonly counts: OwnerCallCounts = { local: 0, remote: 0, remoteByOp: {} };
+  /** Told when this node starts or stops serving a partition (the API's direct subjects follow). */
+  private readonly watchers: ((p: number, owned: boolean) => void)[] = [];
 
   constructor(
     private readonly nc: NatsConnection,
@@ -75,26 +79,43 @@ export class Router {
     return new Set(this.subs.keys());
   }
 
+  /** Calls `fn` with every partition this node serves from now on, and each one it stops serving. */
+  onOwnership(fn: (p: number, owned: boolean) => void): void {
+    this.watchers.push(fn);
+    for (const p of this.subs.keys()) fn(p, true);
+  }
+
+  /** The owner calls made so far (a copy). */
+  ownerCalls(): OwnerCallCounts {
+    return { ...this.counts, remoteByOp: { ...this.counts.remoteByOp } };
+  }
+
   /** Runs an owner operation on the partition's owner: in-process when this node owns it, else over NATS. */
   async call<K extends OwnerOpName>(partition: number, op: K, payload: OwnerPayload<K>): Promise<OwnerResult<K>> {
     type T = OwnerResult<K>;
     const found = this.handlers.get(op);
     if (!found) throw new Error(`unknown owner op ${op}`);
     const fn = (p: OwnerPayload<K>) => (found as (p: OwnerPayload<K>) => Promise<T>)(p);
-    if (this.owns(partition)) return fn(payload);
+    if (this.owns(partition)) { this.counts.local++; return fn(payload); }
     const data = encode(payload);
     let local = false;
+    let counted = false;
     try {
       return await retry(async () => {
         // After a wait the partition may have come to this node.
-        if (this.owns(partition)) { local = true; return fn(payload); }
+        if (this.owns(partition)) { local = true; this.counts.local++; return fn(payload); }
+        if (!counted) {
+          counted = true;
+          this.counts.remote++;
+          this.counts.remoteByOp[op] = (this.counts.remoteByOp[op] ?? 0) + 1;
+        }
         const m = await this.nc.request(this.s.partition(partition, op), data, { timeout: this.ownerTimeoutMs });
         return fromWire(decode<WireReply<T>>(m.data));
       }, {
         // The window is a floor: the last try may come up to one wait (≤ 1.5 s) after it.
         firstMs: 50, capMs: 1000, forMs: this.noOwnerRetryMs,
         // Nobody got the request, so sending it again is safe: the partition is changing hands.
-        retryable: (e) => !local && !(e instanceof Fault) && noResponders(e),
+        retryable: (e) => !local && !(e instanceof Fault) && isNoResponders(e),
       });
     } catch (e) {
       if (local || e instanceof Fault) throw e;
@@ -127,10 +148,12 @@ export class Router {
       },
     });
     this.subs.set(p, sub);
+    for (const w of this.watchers) w(p, true);
   }
 
   release(p: number): void {
     const sub = this.subs.get(p);
+    if (sub) for (const w of this.watchers) w(p, false);
     this.subs.delete(p);
     // Drain, not unsubscribe: a request already on its way is answered (retry) instead of being
     // dropped, which left its caller waiting the whole owner timeout (and a stopping node's API drain with it).

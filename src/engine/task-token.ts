@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { decode, encode } from '../protocol/codec.js';
 import { Fault } from '../protocol/faults.js';
+import { TOKEN_MAC_BYTES } from '../protocol/partition-hint.js';
 
 /** What a task token names: one attempt of one task of one run. Opaque to users. */
 export interface TaskRef {
@@ -13,7 +14,7 @@ export interface TaskRef {
 }
 
 /** HMAC-SHA256 truncated to 128 bits: unforgeable, and short enough to keep tokens within AWS's lengths. */
-const MAC_BYTES = 16;
+const MAC_BYTES = TOKEN_MAC_BYTES;
 /** How many tokens sealed lately `open` knows without checking their MAC. */
 const SEALED_KEPT = 4096;
 export const TOKEN_KEY_BYTES = 32;

@@ -39,6 +39,9 @@ export interface Subjects {
   readonly prefix: string;
   api(action: string): string;
   apiWildcard(): string;
+  /** An action sent straight to the owner of partition `p` (`<prefix>.api.<Action>.<p>`, see NatsApiServer). */
+  apiDirect(action: string, p: number): string;
+  apiDirectWildcard(p: number): string;
   partition(p: number, op: string): string;
   partitionWildcard(p: number): string;
   history(p: number, domain: string, workflowId: string, runId: string): string;
@@ -73,6 +76,8 @@ export function subjects(prefix = 'af'): Subjects {
     prefix,
     api: (action) => `${prefix}.api.${action}`,
     apiWildcard: () => `${prefix}.api.*`,
+    apiDirect: (action, p) => `${prefix}.api.${action}.${p}`,
+    apiDirectWildcard: (p) => `${prefix}.api.*.${p}`,
     partition: (p, op) => `${prefix}.part.${p}.${op}`,
     partitionWildcard: (p) => `${prefix}.part.${p}.*`,
     history: (p, d, w, r) => `${prefix}.hist.${p}.${escapeToken(d)}.${escapeToken(w)}.${escapeToken(r)}`,
@@ -119,13 +124,8 @@ export function taskListConsumer(domain: string, kind: 'd' | 'a', taskList: stri
   return `tl_${kind}_${h}_${laneToken(priority)}`;
 }
 
-/** Stable partition of an execution: hash(domain, workflowId) mod P. */
-export function partitionOf(domain: string, workflowId: string, partitions: number): number {
-  // Operations derive the partition while they read their input; a missing member is reported by
-  // validation right after, so it must not throw here (the HTTP fuzz test found the 500).
-  const h = createHash('sha1').update(domain ?? '').update('\u0000').update(workflowId ?? '').digest();
-  return h.readUInt32BE(0) % partitions;
-}
+/** Stable partition of an execution (the SDK picks the same one: protocol/partition-hint.ts). */
+export { partitionOf } from '../protocol/partition-hint.js';
 
 /** A literal subject a user writes (nats:publish Subject, its prefix): dot-separated tokens of `[A-Za-z0-9_-]`, no wildcards. */
 const LITERAL_SUBJECT = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;

@@ -26,6 +26,8 @@ export interface MetricSources {
   actors(): { workflow: number; decision: number; activity: number; timer: number };
   /** Long polls held on this node, by kind. */
   waitingPolls(): { decision: number; activity: number };
+  /** Owner calls made on this node so far: in-process (`local`) or sent to the owner node (`remote`). */
+  ownerCalls(): { local: number; remote: number };
 }
 
 export interface MetricsOptions {
@@ -128,6 +130,17 @@ export class NodeMetrics {
       name: 'actorflow_polls_waiting', help: 'Long polls (PollForDecisionTask, PollForActivityTask) held on this node', labelNames: ['kind'], registers,
       collect() {
         for (const [kind, n] of Object.entries(read((s) => s.waitingPolls()) ?? {})) this.set({ kind }, n);
+      },
+    });
+
+    new Counter({
+      name: 'actorflow_owner_calls_total', help: 'Requests for an execution served on its owner: on this node (local) or sent to another node (remote)',
+      labelNames: ['where'], registers,
+      collect() {
+        const c = read((s) => s.ownerCalls());
+        this.reset();
+        this.inc({ where: 'local' }, c?.local ?? 0);
+        this.inc({ where: 'remote' }, c?.remote ?? 0);
       },
     });
 
@@ -252,7 +265,7 @@ interface OpenCounts { liveCount: number; sleepingCount: number }
 /** The gauges' sources on a running node: its execution kinds' executions and its task lists' polls. */
 export function nodeMetricSources(owner: OpenCounts & {
   liveExecutions(): Iterable<{ isDead: boolean; actors: { decision: unknown; activities: Map<unknown, unknown>; timers: Map<unknown, unknown> } }>;
-}, sfn: OpenCounts, queues: { waitingPolls(): Record<'d' | 'a', number> }): MetricSources {
+}, sfn: OpenCounts, queues: { waitingPolls(): Record<'d' | 'a', number> }, router: { ownerCalls(): { local: number; remote: number } }): MetricSources {
   const counts = (k: OpenCounts) => ({ awake: k.liveCount, asleep: k.sleepingCount });
   return {
     openExecutions: () => ({ swf: counts(owner), sfn: counts(sfn) }),
@@ -271,5 +284,6 @@ export function nodeMetricSources(owner: OpenCounts & {
       const w = queues.waitingPolls();
       return { decision: w.d, activity: w.a };
     },
+    ownerCalls: () => router.ownerCalls(),
   };
 }

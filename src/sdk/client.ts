@@ -6,6 +6,8 @@ import { decode, encode } from '../protocol/codec.js';
 import { connectionAuth, type NatsAuth } from '../nats/connect-options.js';
 import { installRequestFastPath } from '../nats/request-fast-path.js';
 import { fromWire, type WireReply } from '../protocol/wire.js';
+import { isNoResponders } from '../nats/no-responders.js';
+import { PartitionHints } from './partition-hints.js';
 import { ACTION_NAMES as SWF_ACTIONS } from './types/swf.js';
 import { ACTION_NAMES as SFN_ACTIONS } from './types/sfn.js';
 import { SFN_NAMES_OF_SWF, serviceMethods, type SfnMethods, type SwfMethods } from './typed-client.js';
@@ -22,6 +24,12 @@ export interface ClientOptions {
   auth?: NatsAuth;
   /** An existing connection to share instead of opening one. */
   connection?: NatsConnection;
+  /**
+   * Send each execution's requests straight to the engine node that owns it (default true): in a
+   * cluster of N nodes, (N−1)/N of them would otherwise take one more hop between nodes. Falls back to
+   * any node when the owner cannot be reached, so turning it off only changes the route.
+   */
+  partitionAware?: boolean;
 }
 
 /** A history event as the API returns it (AWS shape). */
@@ -71,7 +79,10 @@ export class ActorFlowClient {
   /** The Step Functions actions, typed: `client.sfn.startExecution({ stateMachineArn, input })`. */
   readonly sfn: SfnMethods;
 
-  private constructor(readonly nc: NatsConnection, private readonly prefix: string, private readonly owned: boolean) {
+  private readonly hints: PartitionHints | undefined;
+
+  private constructor(readonly nc: NatsConnection, private readonly prefix: string, private readonly owned: boolean, partitionAware: boolean) {
+    this.hints = partitionAware ? new PartitionHints(nc, prefix) : undefined;
     const call = (action: string, input: object, opts: { timeoutMs?: number }) => this.call(action, input, opts);
     this.swf = serviceMethods<SwfMethods>(SWF_ACTIONS, call);
     this.sfn = serviceMethods<SfnMethods>(SFN_ACTIONS.filter((a) => !(SFN_NAMES_OF_SWF as readonly string[]).includes(a)), call);
@@ -81,7 +92,7 @@ export class ActorFlowClient {
     const servers = opts.servers ?? 'nats://127.0.0.1:4222';
     installRequestFastPath();
     const nc = opts.connection ?? await connect({ servers, name: 'actorflow-client', noAsyncTraces: true, ...reconnectOptions(), ...connectionAuth(servers, opts.auth) });
-    return new ActorFlowClient(nc, opts.prefix ?? 'af', !opts.connection);
+    return new ActorFlowClient(nc, opts.prefix ?? 'af', !opts.connection, opts.partitionAware ?? true);
   }
 
   /**
@@ -97,7 +108,15 @@ export class ActorFlowClient {
     // msgpack would write a lone surrogate as U+FFFD: refuse it here as the engine refuses it over HTTP.
     const bad = loneSurrogatePath(input);
     if (bad !== undefined) throw new Fault('ValidationException', `1 validation error detected: Value at '${bad}' failed to satisfy constraint: ${unicodeProblem('\ud800')}`);
-    const m = await this.nc.request(`${this.prefix}.api.${action}`, encode(input), { timeout });
+    const data = encode(input);
+    const generic = `${this.prefix}.api.${action}`;
+    const direct = this.hints?.subject(action, input as Record<string, unknown>);
+    // The owner's own subject; nobody there (a hand-over, an older engine): any node serves it.
+    const m = direct === undefined ? await this.nc.request(generic, data, { timeout })
+      : await this.nc.request(direct, data, { timeout }).catch((e: unknown) => {
+        if (!isNoResponders(e)) throw e;
+        return this.nc.request(generic, data, { timeout });
+      });
     const reply = decode<WireReply<T>>(m.data);
     return fromWire(reply);
   }

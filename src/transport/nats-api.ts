@@ -6,6 +6,7 @@ import { decode, encode } from '../protocol/codec.js';
 import type { ServiceContext, Operation } from '../service/context.js';
 import type { ReplyGuard } from '../nats/reply-subjects.js';
 import { faultToWire, toWire } from '../protocol/wire.js';
+import { PARTITIONS_ACTION } from '../protocol/partition-hint.js';
 import { DEFAULT_API_DRAIN_MS, RequestLimiter } from './request-limit.js';
 
 const QUEUE = 'af-api';
@@ -20,9 +21,17 @@ const isPlainMap = (v: unknown): boolean =>
  * The NATS transport: request/reply on `<prefix>.api.<Action>` in one queue group, msgpack bodies,
  * replies `{ ok }` or `{ fault: { name, message } }`. A request whose reply subject is not a client
  * inbox (see ReplyGuard) is dropped unread: the engine's user could otherwise write its answer anywhere.
+ *
+ * Partition-aware clients send an execution's requests to `<prefix>.api.<Action>.<p>` instead, which
+ * only the owner of partition p serves (servePartition): they pay no owner call to another node.
+ * `<prefix>.api.~Partitions` tells them the partition count.
  */
 export class NatsApiServer {
   private sub: Subscription | undefined;
+  /** The direct subscriptions, by the partition this node owns. */
+  private readonly direct = new Map<number, Subscription>();
+  /** Where the action begins in an API subject (after `<prefix>.api.`). */
+  private readonly head: number;
   private inflight = 0;
   /** Requests in flight by action (named in the log when a drain gives up on them). */
   private readonly running = new Map<string, number>();
@@ -30,14 +39,41 @@ export class NatsApiServer {
 
   constructor(private readonly nc: NatsConnection, private readonly ctx: ServiceContext,
     private readonly ops: Readonly<Record<string, Operation>>, private readonly log: Logger, private readonly replies: ReplyGuard,
-    readonly limiter = new RequestLimiter()) {}
+    readonly limiter = new RequestLimiter()) {
+    this.head = ctx.subjects.api('').length;
+  }
 
   start(): void {
-    this.sub = this.nc.subscribe(this.ctx.subjects.apiWildcard(), {
+    this.sub = this.subscribe(this.ctx.subjects.apiWildcard());
+  }
+
+  /** Serves partition p's direct subject (this node owns p now). */
+  servePartition(p: number): void {
+    if (this.draining || this.direct.has(p)) return;
+    this.direct.set(p, this.subscribe(this.ctx.subjects.apiDirectWildcard(p)));
+  }
+
+  /**
+   * Stops serving p's direct subject. Drained, not dropped: a request already on its way is served
+   * (one owner call further on); one sent later finds no responders and its client uses the generic subject.
+   */
+  releasePartition(p: number): void {
+    const sub = this.direct.get(p);
+    this.direct.delete(p);
+    sub?.drain().catch(() => undefined);
+  }
+
+  private subscribe(subject: string): Subscription {
+    // A queue group on the direct subjects too: during a hand-over two nodes may hold one for a
+    // moment, and a request must still be served once.
+    return this.nc.subscribe(subject, {
       queue: QUEUE,
       callback: (err, m) => {
         if (err || !this.replies.allows(m.subject, m.reply)) return;
-        const action = m.subject.slice(m.subject.lastIndexOf('.') + 1);
+        // `<prefix>.api.<Action>` or `<prefix>.api.<Action>.<p>`: the action is the token after `api`.
+        const end = m.subject.indexOf('.', this.head);
+        const action = m.subject.slice(this.head, end < 0 ? undefined : end);
+        if (action === PARTITIONS_ACTION) { m.respond(encode(toWire({ partitions: this.ctx.router.partitions }))); return; }
         // Bounded per client connection (see RequestLimiter): over the bounds, refused at once.
         const admitted = this.limiter.admit(m.reply, HELD_POLLS.has(action));
         if (!admitted) { m.respond(THROTTLED); return; }
@@ -79,6 +115,7 @@ export class NatsApiServer {
   async drain(timeoutMs = DEFAULT_API_DRAIN_MS): Promise<void> {
     this.draining = true;
     this.sub?.unsubscribe();
+    for (const p of [...this.direct.keys()]) this.releasePartition(p);
     const until = Date.now() + timeoutMs;
     while (this.inflight > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     if (this.inflight > 0) this.log.warn({ inflight: Object.fromEntries([...this.running].filter(([, n]) => n > 0)) }, 'API drain gave up on requests still in flight');

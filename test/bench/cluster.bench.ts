@@ -4,6 +4,7 @@
  *     3-server NATS cluster (R3) and 3 clustered engines on that cluster;
  *  2. partition takeover with 10,000 open executions: SIGKILL the engine holding about a third of
  *     them, time until its partitions are served again and how many runs were rebuilt.
+ * Then the cross-node hops of owner calls with and without a partition-aware client.
  * A script, not a test; every process is started here on loopback and stopped at the end.
  */
 import { connect } from '@nats-io/transport-node';
@@ -37,8 +38,29 @@ async function throughput(client: ActorFlowClient, tag: string, n: number): Prom
   return { perSec: n / seconds, seconds };
 }
 
-async function clusterClient(c: EngineCluster): Promise<ActorFlowClient> {
-  return ActorFlowClient.connect({ connection: await connect({ servers: c.nats.servers.map((s) => s.url), noAsyncTraces: true }) });
+async function clusterClient(c: EngineCluster, partitionAware = true): Promise<ActorFlowClient> {
+  return ActorFlowClient.connect({ connection: await connect({ servers: c.nats.servers.map((s) => s.url), noAsyncTraces: true }), partitionAware });
+}
+
+interface NodeStats { liveRuns: number; sleepingRuns: number; ownerCalls: { local: number; remote: number; remoteByOp: Record<string, number> } }
+
+async function nodeStats(c: EngineCluster, i: number): Promise<NodeStats> {
+  return JSON.parse(new TextDecoder().decode((await c.nc.request(`af.node.${engineName(i)}.stats`, new Uint8Array(), { timeout: 5000 })).data)) as NodeStats;
+}
+
+/** Task hand-outs: a poll that entered on one node got a task of a partition another node owns. */
+const HAND_OUTS = new Set(['startDecision', 'startActivity']);
+
+/** Owner calls of every engine between two snapshots: total, crossing nodes, and of those the task hand-outs. */
+function hops(before: NodeStats[], after: NodeStats[]): { calls: number; remote: number; handOuts: number } {
+  let calls = 0; let remote = 0; let handOuts = 0;
+  after.forEach((a, i) => {
+    const b = before[i]!.ownerCalls;
+    calls += a.ownerCalls.local - b.local + a.ownerCalls.remote - b.remote;
+    remote += a.ownerCalls.remote - b.remote;
+    for (const [op, n] of Object.entries(a.ownerCalls.remoteByOp)) if (HAND_OUTS.has(op)) handOuts += n - (b.remoteByOp[op] ?? 0);
+  });
+  return { calls, remote, handOuts };
 }
 
 async function main(): Promise<void> {
@@ -67,6 +89,28 @@ async function main(): Promise<void> {
   console.log('\norder-fulfilment workflows (4 activities, 29 events), NATS SDK, 16 deciders + 16 workers in the bench process');
   console.log(table(['setup', 'workflows', 'seconds', 'workflows/s'], rows));
 
+  // Cross-node hops: the same workflows on 3 engines, through a client that sends every request to
+  // any node, then through a partition-aware one (issue 21, point 5).
+  {
+    const c = await startEngineCluster({ engines: 3, env: { AF_LOG_LEVEL: 'warn' } });
+    await untilBalanced(c, 3);
+    const hopRows: string[][] = [];
+    for (const aware of [false, true]) {
+      const client = await clusterClient(c, aware);
+      if (aware) await new Promise((r) => setTimeout(r, 500)); // it learns the partition count in the background
+      const before = await Promise.all(c.engines.map((_, i) => nodeStats(c, i)));
+      const r = await throughput(client, aware ? 'aware' : 'blind', WORKFLOWS);
+      const h = hops(before, await Promise.all(c.engines.map((_, i) => nodeStats(c, i))));
+      const pct = (n: number) => `${n} (${(100 * n / h.calls).toFixed(1)} %)`;
+      hopRows.push([aware ? 'partition-aware (default)' : 'any node (partitionAware: false)', r.perSec.toFixed(1), String(h.calls),
+        pct(h.remote), pct(h.remote - h.handOuts), pct(h.handOuts)]);
+      await client.close();
+    }
+    await c.stop();
+    console.log(`\ncross-node hops, 3 engines on 3 nats-servers, ${WORKFLOWS} order workflows (owner calls = requests for an execution, made on the node that received them)`);
+    console.log(table(['client', 'workflows/s', 'owner calls', 'crossed nodes', 'of which named by the request', 'of which task hand-outs after a poll'], hopRows));
+  }
+
   // Takeover with OPEN open executions.
   const c = await startEngineCluster({ engines: 3 });
   await untilBalanced(c, 3);
@@ -84,12 +128,12 @@ async function main(): Promise<void> {
   const startSec = (performance.now() - t0) / 1000;
   const victim = 1;
   const lost = await c.partitionsOf(engineName(victim));
-  const stats = await Promise.all(c.engines.map(async (_, i) => JSON.parse(new TextDecoder().decode((await c.nc.request(`af.node.${engineName(i)}.stats`, new Uint8Array(), { timeout: 5000 })).data)) as { liveRuns: number; sleepingRuns: number }));
+  const stats = await Promise.all(c.engines.map((_, i) => nodeStats(c, i)));
   const held = stats[victim]!.liveRuns + stats[victim]!.sleepingRuns;
   const killAt = Date.now();
   c.engines[victim]!.kill('SIGKILL');
   const servedAt = await c.servedAgain(lost, 120_000);
-  const after = await Promise.all(c.engines.map(async (_, i) => i === victim ? undefined : JSON.parse(new TextDecoder().decode((await c.nc.request(`af.node.${engineName(i)}.stats`, new Uint8Array(), { timeout: 5000 })).data)) as { liveRuns: number; sleepingRuns: number }));
+  const after = await Promise.all(c.engines.map((_, i) => i === victim ? undefined : nodeStats(c, i)));
   const recoverLines = c.engines.filter((_, i) => i !== victim).flatMap((e) => e.output().split('\n').filter((l) => l.includes('partition taken over')).map((l) => JSON.parse(l) as { recoverMs: number; silentForMs: number }));
   const recoverMs = Math.max(0, ...recoverLines.map((l) => l.recoverMs));
   const silentMs = Math.min(...recoverLines.map((l) => l.silentForMs));

@@ -132,6 +132,10 @@ describe('GET /metrics', () => {
     expect(timeouts.reduce((n, s) => n + s.value, 0)).toBe(1);
     expect(m.get('actorflow_history_events_total')).toBe(29 * N + 11);
     expect(histories.reduce((n, h) => n + h.length, 0)).toBe(29 * N + 11);
+    // One node owns every partition: each request for an execution is served on it.
+    expect(m.get('actorflow_owner_calls_total', { where: 'local' })).toBe(node.router.ownerCalls().local);
+    expect(m.get('actorflow_owner_calls_total', { where: 'local' })).toBeGreaterThanOrEqual(19 * N);
+    expect(m.get('actorflow_owner_calls_total', { where: 'remote' })).toBe(0);
 
     // Dispatch latency: one observation per Started event, summing Started − Scheduled timestamps.
     for (const [kind, type, count] of [['decision', 'DecisionTaskStarted', 5 * N + 2], ['activity', 'ActivityTaskStarted', 4 * N + 1]] as const) {

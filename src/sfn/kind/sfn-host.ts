@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { SFN_DOMAIN } from '../../protocol/partition-hint.js';
 import { createActor, type AnyActorRef, type InspectionEvent, type Observer } from 'xstate';
 import { Fault } from '../../protocol/faults.js';
 import { HistoryConflictError, type HistoryStore } from '../../history/history-store.js';
@@ -44,8 +45,8 @@ function heartbeatDeadlines(actor: AnyActorRef, out: SfnMemo): SfnMemo {
   return out;
 }
 
-/** The pseudo-domain of Step Functions task lists (one per activity ARN) in AF_TASKS. */
-export const SFN_DOMAIN = '~sfn';
+/** The pseudo-domain of Step Functions task lists (one per activity ARN) in AF_TASKS, and of their partitions. */
+export { SFN_DOMAIN };
 
 export interface SfnHostDeps {
   nats: Nats;

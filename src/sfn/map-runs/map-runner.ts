@@ -7,9 +7,7 @@ import { parseArn } from '../arns.js';
 import { childExecutionArn, childName } from './map-run-arns.js';
 import { CHILD, type ChildState, type MapRunRecord, type MapRunRecords } from './map-run-records.js';
 import { awaitExecution, type ChildWatchDeps } from '../integrations/child-executions.js';
-
-/** The pseudo-domain of Step Functions partitions (as sfn-host's SFN_DOMAIN; not imported, to keep the import graph acyclic). */
-const SFN_DOMAIN = '~sfn';
+import { SFN_DOMAIN } from '../../protocol/partition-hint.js';
 
 /** The resource a Distributed Map state's MapRunStarted carries in its task request (no activity has an ARN like it). */
 export const MAP_RUN_RESOURCE = 'arn:actorflow:states:::mapRun';
