@@ -34,7 +34,10 @@ export class PartitionHints {
     if (this.asking || this.unsupported || this.nc.isClosed() || Date.now() - this.askedAt < RETRY_MS) return;
     this.asking = true;
     this.askedAt = Date.now();
-    this.nc.request(`${this.prefix}.api.${PARTITIONS_ACTION}`, encode({}), { timeout: ASK_TIMEOUT_MS }).then((m) => {
+    let asked: Promise<{ data: Uint8Array }>;
+    // A connection closing or draining may refuse the request at once: the client just stays on the generic subjects.
+    try { asked = this.nc.request(`${this.prefix}.api.${PARTITIONS_ACTION}`, encode({}), { timeout: ASK_TIMEOUT_MS }); } catch { this.asking = false; return; }
+    asked.then((m) => {
       const reply = decode<WireReply<{ partitions?: unknown }>>(m.data);
       if ('fault' in reply) { this.unsupported = true; return; }
       const n = fromWire(reply).partitions;
