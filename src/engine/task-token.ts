@@ -13,8 +13,6 @@ export interface TaskRef {
   startedEventId: number;
 }
 
-/** HMAC-SHA256 truncated to 128 bits: unforgeable, and short enough to keep tokens within AWS's lengths. */
-const MAC_BYTES = TOKEN_MAC_BYTES;
 /** How many tokens sealed lately `open` knows without checking their MAC. */
 const SEALED_KEPT = 4096;
 export const TOKEN_KEY_BYTES = 32;
@@ -34,7 +32,7 @@ export class TaskTokens {
   }
 
   private mac(purpose: string, payload: Uint8Array): Buffer {
-    return createHmac('sha256', this.key).update(`${purpose}\u0000`).update(payload).digest().subarray(0, MAC_BYTES);
+    return createHmac('sha256', this.key).update(`${purpose}\u0000`).update(payload).digest().subarray(0, TOKEN_MAC_BYTES);
   }
 
   /** A key of its own for another use of the cluster's secret (the console's session cookies), the same on every node. */
@@ -67,9 +65,9 @@ export class TaskTokens {
     if (known) return { fields: [...known] };
     if (!/^[A-Za-z0-9_-]+$/.test(token)) return { refused: 'malformed' };
     const raw = Buffer.from(token, 'base64url');
-    if (raw.length <= MAC_BYTES) return { refused: 'malformed' };
-    const payload = raw.subarray(MAC_BYTES);
-    if (!timingSafeEqual(raw.subarray(0, MAC_BYTES), this.mac(purpose, payload))) return { refused: 'forged' };
+    if (raw.length <= TOKEN_MAC_BYTES) return { refused: 'malformed' };
+    const payload = raw.subarray(TOKEN_MAC_BYTES);
+    if (!timingSafeEqual(raw.subarray(0, TOKEN_MAC_BYTES), this.mac(purpose, payload))) return { refused: 'forged' };
     try {
       const fields = decode(payload);
       return Array.isArray(fields) ? { fields } : { refused: 'malformed' };

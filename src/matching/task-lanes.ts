@@ -1,6 +1,7 @@
 import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { laneOf, taskListConsumer, type Subjects } from '../nats/subjects.js';
+import { isNoResponders } from '../nats/no-responders.js';
 
 const NS = 1_000_000;
 /** A pull waits at most this long for its answer (the server answers a no-wait pull at once). */
@@ -20,11 +21,6 @@ export interface PulledTask {
 function streamSeq(reply: string): number {
   const t = reply.split('.');
   return Number(t[t.length === 9 ? 5 : 7]);
-}
-
-function noResponders(e: unknown): boolean {
-  const x = e as { name?: string; cause?: { name?: string } } | undefined;
-  return x?.name === 'NoResponders' || x?.cause?.name === 'NoResponders';
 }
 
 /**
@@ -107,7 +103,7 @@ export class TaskLanes {
       this.made.delete(priority);
       // No responders: the server removed the idle consumer (this priority idle while others were
       // not, so this node still knew it); make it again.
-      if (again && noResponders(e)) return this.pull(priority, waitMs, false);
+      if (again && isNoResponders(e)) return this.pull(priority, waitMs, false);
       throw e;
     }
     if (m.headers?.code || !m.reply) return null;

@@ -39,8 +39,7 @@ export interface Subjects {
   readonly prefix: string;
   api(action: string): string;
   apiWildcard(): string;
-  /** An action sent straight to the owner of partition `p` (`<prefix>.api.<Action>.<p>`, see NatsApiServer). */
-  apiDirect(action: string, p: number): string;
+  /** The actions sent straight to the owner of partition `p`: `<prefix>.api.<Action>.<p>` (the SDK's partition-hints.ts writes them; NatsApiServer serves them). */
   apiDirectWildcard(p: number): string;
   partition(p: number, op: string): string;
   partitionWildcard(p: number): string;
@@ -76,7 +75,6 @@ export function subjects(prefix = 'af'): Subjects {
     prefix,
     api: (action) => `${prefix}.api.${action}`,
     apiWildcard: () => `${prefix}.api.*`,
-    apiDirect: (action, p) => `${prefix}.api.${action}.${p}`,
     apiDirectWildcard: (p) => `${prefix}.api.*.${p}`,
     partition: (p, op) => `${prefix}.part.${p}.${op}`,
     partitionWildcard: (p) => `${prefix}.part.${p}.*`,

@@ -18,7 +18,10 @@ export function partitionOf(domain: string, workflowId: string, partitions: numb
 /** The domain Step Functions executions are hashed under (never a valid SWF domain name). */
 export const SFN_DOMAIN = '~sfn';
 
-/** A task token is base64url of this many MAC bytes, then its msgpack fields (engine/task-token.ts). */
+/**
+ * A task token is base64url of this many MAC bytes, then its msgpack fields (engine/task-token.ts):
+ * HMAC-SHA256 truncated to 128 bits, unforgeable and short enough to keep tokens within AWS's lengths.
+ */
 export const TOKEN_MAC_BYTES = 16;
 
 /**
