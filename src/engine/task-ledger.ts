@@ -33,17 +33,23 @@ export class TaskLedger {
     m.set(taskKey, seq);
   }
 
-  /** The task started: its message is gone from the queue already. */
+  /** The task started: its message is gone from the queue (or goes now), and this node holds it no more. */
   started(id: string, taskKey: string): void {
+    const seq = this.take(id, taskKey);
+    if (seq !== undefined) this.queues.unhold(seq);
+  }
+
+  private take(id: string, taskKey: string): number | undefined {
     const m = this.seqs.get(id);
+    const seq = m?.get(taskKey);
     m?.delete(taskKey);
     if (m?.size === 0) this.seqs.delete(id);
+    return seq;
   }
 
   /** The task died unstarted: its queued message is removed. */
   async drop(id: string, taskKey: string): Promise<void> {
-    const seq = this.seqs.get(id)?.get(taskKey);
-    this.started(id, taskKey);
+    const seq = this.take(id, taskKey);
     if (seq !== undefined) await this.queues.remove(seq);
   }
 
@@ -56,6 +62,7 @@ export class TaskLedger {
 
   /** The execution is no longer this node's: its entries go (its messages stay for the next owner). */
   forget(id: string): void {
+    for (const seq of this.seqs.get(id)?.values() ?? []) this.queues.unhold(seq);
     this.seqs.delete(id);
   }
 }

@@ -2,10 +2,14 @@ import type { Subscription } from '@nats-io/transport-node';
 import type { PulledTask, TaskLanes } from './task-lanes.js';
 import type { TaskMessage } from './task-message.js';
 
-/** A task handed to a poller: straight from its owner (sync match) or pulled from JetStream. */
+/**
+ * A task handed to a poller: straight from its owner (sync match), pulled from JetStream (`msg`),
+ * or taken from the owner's held tasks (`seq`: its message, still in JetStream, goes once started).
+ */
 export interface Delivery {
   task: TaskMessage;
   msg?: PulledTask;
+  seq?: number;
 }
 
 interface Waiter {
@@ -50,6 +54,13 @@ export class LocalTaskList {
   private readonly fresh = new Set<number>();
   private watch: Subscription | undefined;
   private readonly sleepers = new Set<() => void>();
+  /**
+   * Tasks of executions this node owns that were queued while no poller waited here, by priority
+   * then stream sequence (publish order). Their messages are in JetStream too, so any node's
+   * pollers can take them; a poller here takes them first, without a pull and with no hop to the
+   * owner (issue 21: a poll that pulls another node's task must ask that node to start it).
+   */
+  private readonly held = new Map<number, Map<number, TaskMessage>>();
 
   /**
    * `read` decodes a pulled message; undefined for a damaged one (quarantined). That one is put back
@@ -65,9 +76,40 @@ export class LocalTaskList {
   /** When the last poller left (epoch ms); 0 while anyone waits or a pull is out. */
   private idleAt = Date.now();
 
-  /** True when nobody waits, no pull is out, and that has been so since before `t`. */
+  /** True when nobody waits, no pull is out, nothing is held, and that has been so since before `t`. */
   idleSince(t: number): boolean {
-    return this.waiters.length === 0 && this.feeders === 0 && this.idleAt !== 0 && this.idleAt < t;
+    return this.waiters.length === 0 && this.feeders === 0 && this.held.size === 0 && this.idleAt !== 0 && this.idleAt < t;
+  }
+
+  /**
+   * Keeps a task this node owns, queued as message `seq`, for the next poller here; a poller that
+   * came meanwhile gets it now. `first`: one given back, offered before the others again.
+   */
+  hold(seq: number, task: TaskMessage, first = false): void {
+    if (this.closed || this.offer({ task, seq })) return;
+    const p = task.priority ?? 0;
+    const lane = this.held.get(p);
+    if (lane && first) this.held.set(p, new Map([[seq, task], ...lane]));
+    else if (lane) lane.set(seq, task);
+    else this.held.set(p, new Map([[seq, task]]));
+  }
+
+  /** Forgets held message `seq` (its task started, wherever, or died); true when it was held. */
+  unhold(seq: number, priority: number): boolean {
+    const lane = this.held.get(priority);
+    if (!lane?.delete(seq)) return false;
+    if (lane.size === 0) this.held.delete(priority);
+    return true;
+  }
+
+  /** The first held task of the highest held priority, when that is at least `atLeast`. */
+  private takeHeld(atLeast: number | undefined): Delivery | undefined {
+    let top: number | undefined;
+    for (const p of this.held.keys()) if (top === undefined || p > top) top = p;
+    if (top === undefined || (atLeast !== undefined && top < atLeast)) return undefined;
+    const [seq, task] = this.held.get(top)!.entries().next().value as [number, TaskMessage];
+    this.unhold(seq, top);
+    return { task, seq };
   }
 
   private touch(): void {
@@ -77,6 +119,9 @@ export class LocalTaskList {
   /** Waits for a task until `deadline` (epoch ms); null when none came. */
   wait(deadline: number, signal?: AbortSignal): Promise<Delivery | null> {
     if (this.closed || signal?.aborted) return Promise.resolve(null);
+    // A held task at once, when no higher priority was seen holding one (else the feeders decide).
+    const mine = this.known && this.waiters.length === 0 ? this.takeHeld(this.known[0]) : undefined;
+    if (mine) return Promise.resolve(mine);
     return new Promise((resolve) => {
       const leave = () => {
         clearTimeout(waiter.timer);
@@ -158,6 +203,13 @@ export class LocalTaskList {
       try {
         while (this.waiters.length > 0 && this.feeders <= Math.min(this.waiters.length, MAX_FEEDERS)) {
           const priority = await this.nextLane();
+          // A held task first, unless a higher priority holds a task of another node's (or an older
+          // one, put back): within a priority, this node's own tasks go before older ones of others.
+          const mine = this.takeHeld(priority);
+          if (mine) {
+            if (!this.offer(mine)) this.hold(mine.seq!, mine.task, true);
+            continue;
+          }
           if (priority === undefined) {
             await this.sleep(this.lastLookFound ? LOOK_EVERY_MS : FEED_IDLE_MS);
             if (this.known?.length === 0) this.known = null;
@@ -171,6 +223,7 @@ export class LocalTaskList {
           }
           const task = this.read(msg);
           if (!task) { msg.nak(DAMAGED_REDELIVERY_MS); continue; }
+          this.unhold(msg.seq, priority);
           if (!this.offer({ task, msg })) { msg.nak(); this.recheck(); }
         }
       } catch (e) {
@@ -190,6 +243,7 @@ export class LocalTaskList {
 
   close(): void {
     this.closed = true;
+    this.held.clear();
     for (const w of this.waiters.splice(0)) {
       clearTimeout(w.timer);
       w.resolve(null);

@@ -57,7 +57,30 @@ export class TaskQueues {
    */
   async dispatch(t: TaskMessage): Promise<number | undefined> {
     if (this.lists.get(TaskQueues.key(t.domain, t.kind, t.taskList))?.offer({ task: t })) return undefined;
-    return this.enqueue(t);
+    return this.held(t, await this.enqueue(t));
+  }
+
+  /**
+   * Where each held task is (see LocalTaskList.hold): a task this node queued is also kept here
+   * for this node's next poller, so under load most tasks start on their owner, not through a
+   * poll on another node that must ask the owner.
+   */
+  private readonly holders = new Map<number, { list: LocalTaskList; priority: number }>();
+
+  private held(t: TaskMessage, seq: number): number {
+    if (this.closed) return seq;
+    const list = this.list(t.domain, t.kind, t.taskList);
+    this.holders.set(seq, { list, priority: t.priority ?? 0 });
+    list.hold(seq, t);
+    return seq;
+  }
+
+  /** Message `seq` is no longer this node's to hand out (its task started anywhere, died, or moved away). */
+  unhold(seq: number): void {
+    const h = this.holders.get(seq);
+    if (!h) return;
+    this.holders.delete(seq);
+    h.list.unhold(seq, h.priority);
   }
 
   async enqueue(t: TaskMessage): Promise<number> {
@@ -81,12 +104,13 @@ export class TaskQueues {
   async requeue(t: TaskMessage): Promise<number | undefined> {
     if (this.lists.get(TaskQueues.key(t.domain, t.kind, t.taskList))?.offer({ task: t })) return undefined;
     const ack = await this.publish(t, TaskQueues.msgID(t));
-    if (!ack.duplicate) return ack.seq;
+    if (!ack.duplicate) return this.held(t, ack.seq);
     await this.remove(ack.seq);
-    return (await this.publish(t, `${TaskQueues.msgID(t)}:${randomBytes(6).toString('base64url')}`)).seq;
+    return this.held(t, (await this.publish(t, `${TaskQueues.msgID(t)}:${randomBytes(6).toString('base64url')}`)).seq);
   }
 
   async remove(seq: number): Promise<void> {
+    this.unhold(seq);
     await this.jsm.streams.deleteMessage(this.s.streams.tasks, seq, false).catch(() => false);
   }
 
@@ -104,6 +128,11 @@ export class TaskQueues {
 
   /** A delivery this poller cannot use goes to the next poller (or back to JetStream). */
   private async giveBack(d: Delivery): Promise<void> {
+    // A held task's message was removed when it was handed out: queue it afresh.
+    if (d.seq !== undefined) {
+      await this.requeue(d.task);
+      return;
+    }
     if (d.msg) {
       d.msg.nak();
       this.lists.get(TaskQueues.key(d.task.domain, d.task.kind, d.task.taskList))?.recheck();
@@ -123,6 +152,8 @@ export class TaskQueues {
       // Looked up each round: an idle list may have been forgotten while a task was being started.
       const d = await this.list(domain, kind, taskList).wait(deadline, signal);
       if (!d) return null;
+      // A held task's message goes at once, so no poll on another node pulls it while this one starts it.
+      if (d.seq !== undefined) void this.remove(d.seq);
       if (!stillWanted()) { await this.giveBack(d); return null; }
       let result: T | null;
       try {
@@ -164,6 +195,7 @@ export class TaskQueues {
   /** Shutdown: every waiting poll answers empty now, and later polls answer empty at once. */
   close(): void {
     this.closed = true;
+    this.holders.clear();
     clearInterval(this.sweeper);
     for (const l of this.lists.values()) l.close();
   }

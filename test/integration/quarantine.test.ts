@@ -91,6 +91,10 @@ describe('quarantine of damaged stored messages', () => {
       if (t.taskToken) served.add(t.workflowExecution.workflowId);
     }
     expect(served).toEqual(new Set(['healthy']));
+    // The node held the healthy run's task (queued again at recovery), so it went first; the next
+    // poll reads the queue past the damaged runs' tasks and the bad message, and gets nothing.
+    const rest = await client.call('PollForDecisionTask', { domain, taskList: { name: TL }, identity: 'q', afPollTimeoutMs: 2000 });
+    expect(rest.taskToken).toBeUndefined();
     expect((await client.call('DescribeWorkflowExecution', { domain, execution: healthy })).executionInfo.executionStatus).toBe('OPEN');
 
     expect(await quarantined('history')).toBe(3);
