@@ -4,7 +4,7 @@ import type { TaskMessage } from './task-message.js';
 
 /**
  * A task handed to a poller: straight from its owner (sync match), pulled from JetStream (`msg`),
- * or taken from the owner's held tasks (`seq`: its message, still in JetStream, goes once started).
+ * or taken from the owner's held tasks (`seq`: its copy in JetStream, deleted as it is handed out).
  */
 export interface Delivery {
   task: TaskMessage;
@@ -56,7 +56,7 @@ export class LocalTaskList {
   private readonly sleepers = new Set<() => void>();
   /**
    * Tasks of executions this node owns that were queued while no poller waited here, by priority
-   * then stream sequence (publish order). Their messages are in JetStream too, so any node's
+   * then publish order (one given back goes first again). Their messages are in JetStream too, so any node's
    * pollers can take them; a poller here takes them first, without a pull and with no hop to the
    * owner (issue 21: a poll that pulls another node's task must ask that node to start it).
    */
