@@ -64,7 +64,7 @@ export class ExecutionHost<X extends LiveExecution, M = unknown> {
   private kind!: ExecutionKind<X, M>;
 
   constructor(queues: TaskQueues, private readonly clock: EngineClock, private readonly log: Logger, private readonly opts: HostOptions) {
-    this.ledger = new TaskLedger(queues, log);
+    this.ledger = new TaskLedger(queues);
     this.rebuilds = new RebuildLater((id, err) => log.warn({ err, id }, 'could not rebuild the execution yet; trying again'));
     this.wakeups = new DeadlineQueue(clock, (id, at) => {
       const s = this.sleeping.get(id);

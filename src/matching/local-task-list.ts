@@ -4,12 +4,12 @@ import type { TaskMessage } from './task-message.js';
 
 /**
  * A task handed to a poller: straight from its owner (sync match), pulled from JetStream (`msg`),
- * or taken from the owner's held tasks (`seq`: its copy in JetStream, deleted as it is handed out).
+ * or taken from the tasks its owner holds (`held`: its key in HeldTasks).
  */
 export interface Delivery {
   task: TaskMessage;
   msg?: PulledTask;
-  seq?: number;
+  held?: string;
 }
 
 interface Waiter {
@@ -55,19 +55,19 @@ export class LocalTaskList {
   private watch: Subscription | undefined;
   private readonly sleepers = new Set<() => void>();
   /**
-   * Tasks of executions this node owns that were queued while no poller waited here, by priority
-   * then publish order (one given back goes first again). Their messages are in JetStream too, so any node's
-   * pollers can take them; a poller here takes them first, without a pull and with no hop to the
-   * owner (issue 21: a poll that pulls another node's task must ask that node to start it).
+   * Tasks of executions this node owns that were scheduled while no poller waited here (see
+   * HeldTasks), by priority then scheduling order (one given back goes first again), by key. A
+   * poller here takes them first, without a pull and with no hop to the owner.
    */
-  private readonly held = new Map<number, Map<number, TaskMessage>>();
+  private readonly held = new Map<number, Map<string, TaskMessage>>();
 
   /**
    * `read` decodes a pulled message; undefined for a damaged one (quarantined). That one is put back
    * with a long delay instead of acked (a work queue would delete it), so it stays for the operator.
    */
   constructor(private readonly lanes: TaskLanes, private readonly onError: (e: unknown) => void,
-    private readonly read: (msg: PulledTask) => TaskMessage | undefined) {}
+    private readonly read: (msg: PulledTask) => TaskMessage | undefined,
+    readonly identity: { domain: string; kind: 'd' | 'a'; taskList: string }) {}
 
   get waiting(): number {
     return this.waiters.length;
@@ -82,24 +82,36 @@ export class LocalTaskList {
   }
 
   /**
-   * Keeps a task this node owns, queued as message `seq`, for the next poller here; a poller that
-   * came meanwhile gets it now. `first`: one given back, offered before the others again.
+   * Keeps a task this node owns for the next poller here; a poller that waits gets it now (true).
+   * `first`: one given back, offered before the others again.
    */
-  hold(seq: number, task: TaskMessage, first = false): void {
-    if (this.closed || this.offer({ task, seq })) return;
+  hold(key: string, task: TaskMessage, first = false): boolean {
+    if (this.closed) return false;
+    if (this.offer({ task, held: key })) return true;
     const p = task.priority ?? 0;
     const lane = this.held.get(p);
-    if (lane && first) this.held.set(p, new Map([[seq, task], ...lane]));
-    else if (lane) lane.set(seq, task);
-    else this.held.set(p, new Map([[seq, task]]));
+    if (lane && first) this.held.set(p, new Map([[key, task], ...lane]));
+    else if (lane) lane.set(key, task);
+    else this.held.set(p, new Map([[key, task]]));
+    return false;
   }
 
-  /** Forgets held message `seq` (its task started, wherever, or died); true when it was held. */
-  unhold(seq: number, priority: number): boolean {
+  /** Forgets held task `key` (it started, wherever, died, or moved); true when it was held. */
+  unhold(key: string, priority: number): boolean {
     const lane = this.held.get(priority);
-    if (!lane?.delete(seq)) return false;
+    if (!lane?.delete(key)) return false;
     if (lane.size === 0) this.held.delete(priority);
     return true;
+  }
+
+  /** The keys of the tasks held here, highest priority first, then in scheduling order. */
+  heldKeys(): string[] {
+    return [...this.held.entries()].sort(([a], [b]) => b - a).flatMap(([, lane]) => [...lane.keys()]);
+  }
+
+  /** Pollers wait here and no task is in sight (none held, none known in JetStream). */
+  get starving(): boolean {
+    return this.waiters.length > 0 && this.held.size === 0 && (this.known === null || this.known.length === 0);
   }
 
   /** The first held task of the highest held priority, when that is at least `atLeast`. */
@@ -107,9 +119,9 @@ export class LocalTaskList {
     let top: number | undefined;
     for (const p of this.held.keys()) if (top === undefined || p > top) top = p;
     if (top === undefined || (atLeast !== undefined && top < atLeast)) return undefined;
-    const [seq, task] = this.held.get(top)!.entries().next().value as [number, TaskMessage];
-    this.unhold(seq, top);
-    return { task, seq };
+    const [key, task] = this.held.get(top)!.entries().next().value as [string, TaskMessage];
+    this.unhold(key, top);
+    return { task, held: key };
   }
 
   private touch(): void {
@@ -139,9 +151,13 @@ export class LocalTaskList {
       signal?.addEventListener('abort', leave, { once: true });
       this.waiters.push(waiter);
       this.touch();
+      if (this.starving) this.onStarving?.();
       this.feed();
     });
   }
+
+  /** Called when a poller starts to wait with no task in sight (HeldTasks asks the owners for theirs). */
+  onStarving?: () => void;
 
   /** Hands a task to a waiting poller; false when nobody waits here. */
   offer(d: Delivery): boolean {
@@ -207,7 +223,7 @@ export class LocalTaskList {
           // one, put back): within a priority, this node's own tasks go before older ones of others.
           const mine = this.takeHeld(priority);
           if (mine) {
-            if (!this.offer(mine)) this.hold(mine.seq!, mine.task, true);
+            if (!this.offer(mine)) this.hold(mine.held!, mine.task, true);
             continue;
           }
           if (priority === undefined) {
@@ -223,7 +239,6 @@ export class LocalTaskList {
           }
           const task = this.read(msg);
           if (!task) { msg.nak(DAMAGED_REDELIVERY_MS); continue; }
-          this.unhold(msg.seq, priority);
           if (!this.offer({ task, msg })) { msg.nak(); this.recheck(); }
         }
       } catch (e) {

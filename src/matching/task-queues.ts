@@ -1,11 +1,11 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { randomBytes } from 'node:crypto';
 import { encode } from '../protocol/codec.js';
 import { UNREPORTED, type Quarantine } from '../history/quarantine.js';
 import type { Subjects } from '../nats/subjects.js';
 import { LocalTaskList, type Delivery } from './local-task-list.js';
 import { TaskLanes } from './task-lanes.js';
+import { HeldTasks } from './held-tasks.js';
 import type { TaskMessage } from './task-message.js';
 
 /** Default AF_TASK_CONSUMER_IDLE_MS: a task list's consumer goes this long after its last poll. */
@@ -13,14 +13,16 @@ export const DEFAULT_CONSUMER_IDLE_MS = 300_000;
 
 /**
  * Task lists (ARCHITECTURE decision 7): a task whose history is persisted goes straight to a
- * poller waiting on this node, or else into the JetStream work queue AF_TASKS (one subject and
- * durable pull consumer per task list and priority, see TaskLanes), where any node's pollers pull
- * it, highest priority first. Starting a task is the owner's decision; a stale task is dropped
- * (acked away) and the poll goes on.
+ * poller waiting on this node, or else is held here for this node's next poller and, when another
+ * node's pollers ask or it waited HOLD_MAX_MS, put in the JetStream work queue AF_TASKS (one subject
+ * and durable pull consumer per task list and priority, see TaskLanes, HeldTasks), where any
+ * node's pollers pull it, highest priority first. Starting a task is the owner's decision; a stale
+ * task is dropped (acked away) and the poll goes on.
  */
 export class TaskQueues {
   private readonly lists = new Map<string, LocalTaskList>();
   private readonly sweeper: NodeJS.Timeout;
+  private readonly held: HeldTasks;
 
   /**
    * `consumerIdleMs`: a task list's durable consumers (one per priority) exist only while pollers
@@ -32,6 +34,7 @@ export class TaskQueues {
   constructor(private readonly nc: NatsConnection, private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, private readonly s: Subjects,
     private readonly onError: (e: unknown) => void = () => undefined, private readonly quarantine: Quarantine = UNREPORTED,
     private readonly consumerIdleMs = DEFAULT_CONSUMER_IDLE_MS) {
+    this.held = new HeldTasks(nc, js, jsm, s, () => this.lists.values(), onError);
     this.sweeper = setInterval(() => this.forgetIdle(), Math.max(250, Math.floor(consumerIdleMs / 4)));
     this.sweeper.unref();
   }
@@ -42,6 +45,7 @@ export class TaskQueues {
     for (const [k, l] of this.lists) {
       if (!l.idleSince(before)) continue;
       this.lists.delete(k);
+      this.held.drop(l);
       l.forget();
     }
   }
@@ -51,67 +55,29 @@ export class TaskQueues {
   }
 
   /**
-   * Delivers a newly scheduled task: to a local waiting poller when there is one (returns
-   * undefined), else into JetStream (returns the stream sequence, kept to remove the message if
-   * the task dies before it is started).
+   * Delivers a newly scheduled task of an execution this node owns: to a local waiting poller when
+   * there is one, else it is held here for the next one, and reaches JetStream (for any node's
+   * pollers) when another node asks for it or after HOLD_MAX_MS (see HeldTasks). The task's key
+   * (HeldTasks.keyOf) names it in `done` and `forget`.
    */
-  async dispatch(t: TaskMessage): Promise<number | undefined> {
-    if (this.lists.get(TaskQueues.key(t.domain, t.kind, t.taskList))?.offer({ task: t })) return undefined;
-    return this.held(t, await this.enqueue(t));
+  dispatch(t: TaskMessage): void {
+    if (this.lists.get(TaskQueues.key(t.domain, t.kind, t.taskList))?.offer({ task: t })) return;
+    if (!this.closed) this.held.hold(this.list(t.domain, t.kind, t.taskList), t);
   }
 
-  /**
-   * Where each held task is (see LocalTaskList.hold): a task this node queued is also kept here
-   * for this node's next poller, so under load most tasks start on their owner, not through a
-   * poll on another node that must ask the owner.
-   */
-  private readonly holders = new Map<number, { list: LocalTaskList; priority: number }>();
-
-  private held(t: TaskMessage, seq: number): number {
-    if (this.closed) return seq;
-    const list = this.list(t.domain, t.kind, t.taskList);
-    this.holders.set(seq, { list, priority: t.priority ?? 0 });
-    list.hold(seq, t);
-    return seq;
+  /** Task `key` started (on any node) or died unstarted: not handed out here again, its message removed. */
+  done(key: string): void {
+    this.held.done(key);
   }
 
-  /** Message `seq` is no longer this node's to hand out (its task started anywhere, died, or moved away). */
-  unhold(seq: number): void {
-    const h = this.holders.get(seq);
-    if (!h) return;
-    this.holders.delete(seq);
-    h.list.unhold(seq, h.priority);
+  /** Task `key`'s execution is no longer this node's: forgotten here (its message stays for the next owner). */
+  forget(key: string): void {
+    this.held.forget(key);
   }
 
+  /** Publishes a task to JetStream now, as a node that does not hold it (tests and tools). */
   async enqueue(t: TaskMessage): Promise<number> {
-    return (await this.publish(t, TaskQueues.msgID(t))).seq;
-  }
-
-  private static msgID(t: TaskMessage): string {
-    return `${t.runId}:${t.kind}:${t.scheduledEventId}`;
-  }
-
-  private publish(t: TaskMessage, msgID: string) {
-    return this.js.publish(this.s.taskLane(t.domain, t.kind, t.taskList, t.priority ?? 0), encode(t), { msgID });
-  }
-
-  /**
-   * Queues an unstarted task again after its run was rebuilt (a crashed owner). Its first message
-   * may still be in JetStream, handed to a poller of the dead node and so held until ack_wait
-   * (30 s) runs out, and the msgID would swallow a plain re-publish: so when the publish is a
-   * duplicate, that message is deleted and a fresh copy queued.
-   */
-  async requeue(t: TaskMessage): Promise<number | undefined> {
-    if (this.lists.get(TaskQueues.key(t.domain, t.kind, t.taskList))?.offer({ task: t })) return undefined;
-    const ack = await this.publish(t, TaskQueues.msgID(t));
-    if (!ack.duplicate) return this.held(t, ack.seq);
-    await this.remove(ack.seq);
-    return this.held(t, (await this.publish(t, `${TaskQueues.msgID(t)}:${randomBytes(6).toString('base64url')}`)).seq);
-  }
-
-  async remove(seq: number): Promise<void> {
-    this.unhold(seq);
-    await this.jsm.streams.deleteMessage(this.s.streams.tasks, seq, false).catch(() => false);
+    return (await this.js.publish(this.s.taskLane(t.domain, t.kind, t.taskList, t.priority ?? 0), encode(t), { msgID: HeldTasks.keyOf(t) })).seq;
   }
 
   private list(domain: string, kind: 'd' | 'a', taskList: string): LocalTaskList {
@@ -119,7 +85,10 @@ export class TaskQueues {
     let l = this.lists.get(k);
     if (!l) {
       const lanes = new TaskLanes(this.nc, this.js, this.jsm, this.s, domain, kind, taskList, this.consumerIdleMs);
-      l = new LocalTaskList(lanes, this.onError, (m) => this.quarantine.tryDecode<TaskMessage>('task', m.data, { stream: this.s.streams.tasks, subject: m.subject, seq: m.seq }));
+      l = new LocalTaskList(lanes, this.onError, (m) => this.quarantine.tryDecode<TaskMessage>('task', m.data, { stream: this.s.streams.tasks, subject: m.subject, seq: m.seq }),
+        { domain, kind, taskList });
+      const list = l;
+      l.onStarving = () => this.held.ask(list, true);
       if (this.closed) l.close();
       this.lists.set(k, l);
     }
@@ -128,9 +97,9 @@ export class TaskQueues {
 
   /** A delivery this poller cannot use goes to the next poller (or back to JetStream). */
   private async giveBack(d: Delivery): Promise<void> {
-    // A held task's message was removed when it was handed out: queue it afresh.
-    if (d.seq !== undefined) {
-      await this.requeue(d.task);
+    // A held task goes back to the tasks held here, first.
+    if (d.held !== undefined) {
+      if (!this.closed) this.held.hold(this.list(d.task.domain, d.task.kind, d.task.taskList), d.task, true);
       return;
     }
     if (d.msg) {
@@ -138,7 +107,7 @@ export class TaskQueues {
       this.lists.get(TaskQueues.key(d.task.domain, d.task.kind, d.task.taskList))?.recheck();
       return;
     }
-    await this.dispatch(d.task);
+    this.dispatch(d.task);
   }
 
   /**
@@ -152,8 +121,8 @@ export class TaskQueues {
       // Looked up each round: an idle list may have been forgotten while a task was being started.
       const d = await this.list(domain, kind, taskList).wait(deadline, signal);
       if (!d) return null;
-      // A held task's message goes at once, so no poll on another node pulls it while this one starts it.
-      if (d.seq !== undefined) void this.remove(d.seq);
+      // A held task's message (if it was published) goes at once, so no other node's poll takes it now.
+      if (d.held !== undefined) this.held.taken(d.held);
       if (!stillWanted()) { await this.giveBack(d); return null; }
       let result: T | null;
       try {
@@ -169,11 +138,14 @@ export class TaskQueues {
   }
 
   /**
-   * Exact count of tasks waiting in JetStream for a task list (pending plus handed out, not yet
-   * acked): the work queue's messages on its subjects. Needs no consumer, so counting makes none.
+   * Count of tasks waiting for a task list: the work queue's messages on its subjects (pending plus
+   * handed out, not yet acked) and those held here unpublished. Exact on one node; on several, a
+   * task another node holds counts once it is published (within HOLD_MAX_MS; AWS calls its count
+   * approximate). Needs no consumer, so counting makes none.
    */
   async pending(domain: string, kind: 'd' | 'a', taskList: string): Promise<number> {
-    let n = 0;
+    const l = this.lists.get(TaskQueues.key(domain, kind, taskList));
+    let n = l ? this.held.unpublished(l) : 0;
     for (const c of (await TaskLanes.counts(this.jsm, this.s, domain, kind, taskList)).values()) n += c;
     return n;
   }
@@ -195,7 +167,7 @@ export class TaskQueues {
   /** Shutdown: every waiting poll answers empty now, and later polls answer empty at once. */
   close(): void {
     this.closed = true;
-    this.holders.clear();
+    this.held.close();
     clearInterval(this.sweeper);
     for (const l of this.lists.values()) l.close();
   }

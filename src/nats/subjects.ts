@@ -55,6 +55,11 @@ export interface Subjects {
   /** Every priority of a task list. */
   taskLanes(domain: string, kind: 'd' | 'a', taskList: string): string;
   tasksAll(): string;
+  /**
+   * Core NATS, between engine nodes (under `part`, where only engines publish): a node whose
+   * pollers of this task list wait with nothing in sight asks the owners for the tasks they hold.
+   */
+  taskDemand(domain: string, kind: 'd' | 'a', taskList: string): string;
   visibility(domain: string, runId: string): string;
   visibilityDomain(domain: string): string;
   visibilityAll(): string;
@@ -86,6 +91,7 @@ export function subjects(prefix = 'af'): Subjects {
     taskLane: (d, kind, tl, priority) => `${prefix}.task.${escapeToken(d)}.${kind}.${escapeToken(tl)}.${laneToken(priority)}`,
     taskLanes: (d, kind, tl) => `${prefix}.task.${escapeToken(d)}.${kind}.${escapeToken(tl)}.>`,
     tasksAll: () => `${prefix}.task.>`,
+    taskDemand: (d, kind, tl) => `${prefix}.part.demand.${escapeToken(d)}.${kind}.${escapeToken(tl)}`,
     visibility: (d, r) => `${prefix}.vis.${escapeToken(d)}.${escapeToken(r)}`,
     visibilityDomain: (d) => `${prefix}.vis.${escapeToken(d)}.*`,
     visibilityAll: () => `${prefix}.vis.>`,

@@ -6,8 +6,10 @@ import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.j
 import { until } from '../helpers/until.js';
 
 /**
- * Issue 21: a task queued while no poller waited on its owner is held by the owner for its next
- * poller (no hop), and stays in JetStream for any other node's poller (which asks the owner).
+ * Issue 21: a task scheduled while no poller waited on its owner is held by the owner for its next
+ * poller (no JetStream round trip, no hop). It goes to JetStream, for a poll on any node (which
+ * then asks the owner to start it), when a node whose pollers starve asks for it, or after
+ * HOLD_MAX_MS; it is counted meanwhile.
  */
 let server: NatsServerHandle;
 let a: EngineNode;
@@ -68,7 +70,7 @@ describe('tasks held by their owner', () => {
     // Its message left JetStream once the owner started it.
     await until(async () => (await pending(domain)) === 0, { timeoutMs: 5000 });
 
-    // With no poller on its owner, a poll on the other node takes it from JetStream and asks the owner.
+    // With no poller on its owner, a poll on the other node asks for it, takes it from JetStream and asks the owner to start it.
     const stolen = idOn(a, domain, 'stolen');
     await start(domain, stolen);
     expect(await pollOn(b, domain)).toBe(stolen);
@@ -87,7 +89,8 @@ describe('tasks held by their owner', () => {
     await start(domain, theirs);
     await start(domain, mine1);
     await start(domain, mine2);
-    // Publish order within a's own tasks; b's older one waits for b's pollers, or for a's when a holds none.
+    // Scheduling order within a's own tasks; b's older one waits for b's pollers, or for a's when a holds none
+    // (b publishes what it holds after HOLD_MAX_MS, or at once when a's pollers starve).
     expect(await pollOn(a, domain)).toBe(mine1);
     await start(domain, urgent, '5');
     await until(async () => (await pending(domain)) === 3, { timeoutMs: 5000 });

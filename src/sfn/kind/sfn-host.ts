@@ -171,7 +171,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
       integrations: d.integrations ?? new IntegrationRegistry(), log: d.log, ...(d.mock ? { mock: d.mock } : {}),
       token: (j) => this.tokenOf(j.executionArn, j.partition, j.key),
       deliver: (j, events) => this.deliver(j.executionArn, j.key, events),
-      enqueue: (j) => this.host.ledger.enqueue(j.executionArn, j.key, taskMessage(j.executionArn, j.partition, j.task, j.key), true),
+      enqueue: async (j) => this.host.ledger.enqueue(j.executionArn, j.key, taskMessage(j.executionArn, j.partition, j.task, j.key)),
     });
   }
 
@@ -195,15 +195,15 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
    * map runner; a service task (or any task, when mocked) to the integration runner; an activity
    * task to its activity's task list.
    */
-  private async dispatch(rec: DispatchTarget, key: string, t: SfnTaskState, again = false): Promise<void> {
+  private async dispatch(rec: DispatchTarget, key: string, t: SfnTaskState): Promise<void> {
     if (t.resource === MAP_RUN_RESOURCE) this.mapRuns.begin(rec, key, JSON.parse(t.input) as MapRunRequest);
     else if (t.service || this.d.mock) this.runner.dispatch({ executionArn: rec.executionArn, partition: rec.partition, key, task: t });
-    else await this.host.ledger.enqueue(rec.executionArn, key, taskMessage(rec.executionArn, rec.partition, t, key), again);
+    else this.host.ledger.enqueue(rec.executionArn, key, taskMessage(rec.executionArn, rec.partition, t, key));
   }
 
   /** After a crash or takeover: every task that nothing runs any more is queued or invoked again. */
   private async redispatch(rec: DispatchTarget, tasks: SfnBook['tasks']): Promise<void> {
-    for (const [key, t] of Object.entries(tasks)) if (mustRunAgain(t)) await this.dispatch(rec, key, t, true);
+    for (const [key, t] of Object.entries(tasks)) if (mustRunAgain(t)) await this.dispatch(rec, key, t);
   }
 
   /** Owner-side operations, registered on the router (they run on the execution's partition owner). */
@@ -414,7 +414,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     for (const key of c.started) this.host.ledger.started(id, key);
     for (const key of c.closed) {
       this.runner.abort(id, key);
-      await this.host.ledger.drop(id, key);
+      this.host.ledger.drop(id, key);
     }
     for (const key of c.abandoned) this.runner.abort(id, key);
     for (const task of c.scheduled) {
@@ -450,7 +450,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     this.host.drop(x.rec.executionArn, x);
     x.actor?.stop();
     this.runner.abortExecution(x.rec.executionArn);
-    await this.host.ledger.dropAll(x.rec.executionArn);
+    this.host.ledger.dropAll(x.rec.executionArn);
     const closed: SfnExecutionRecord = { ...x.rec, status: out.status, stopDate, historyEvents: x.book.lastEventId };
     if (out.status === 'SUCCEEDED') closed.output = x.text.json(JSON.stringify(out.output ?? null));
     else {

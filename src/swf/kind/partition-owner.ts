@@ -307,10 +307,10 @@ export class PartitionOwner implements RunHost, PartitionHost, ExecutionKind<Exe
     return n;
   }
 
-  private enqueue(run: Execution, kind: 'd' | 'a', e: HistoryEvent, again = false): Promise<void> {
+  private enqueue(run: Execution, kind: 'd' | 'a', e: HistoryEvent): void {
     const taskList = (e.attrs.taskList as { name: string }).name;
     const t: TaskMessage = { ...run.key, kind, taskList, scheduledEventId: e.id, priority: Number(e.attrs.taskPriority ?? 0) || 0 };
-    return this.host.ledger.enqueue(runId(run.key), `${kind}${e.id}`, t, again);
+    this.host.ledger.enqueue(runId(run.key), `${kind}${e.id}`, t);
   }
 
   /**
@@ -319,8 +319,8 @@ export class PartitionOwner implements RunHost, PartitionHost, ExecutionKind<Exe
    */
   private async requeueUnstarted(run: Execution): Promise<void> {
     const s = run.state;
-    if (s.decision && s.decision.startedEventId === null) await this.enqueue(run, 'd', await run.log.get(s.decision.scheduledEventId), true);
-    for (const a of Object.values(s.activities)) if (a.startedEventId === null) await this.enqueue(run, 'a', await run.log.get(a.scheduledEventId), true);
+    if (s.decision && s.decision.startedEventId === null) this.enqueue(run, 'd', await run.log.get(s.decision.scheduledEventId));
+    for (const a of Object.values(s.activities)) if (a.startedEventId === null) this.enqueue(run, 'a', await run.log.get(a.scheduledEventId));
   }
 
   /** Publishes the run's visibility record (before a closed run frees its workflowId). */
@@ -333,13 +333,13 @@ export class PartitionOwner implements RunHost, PartitionHost, ExecutionKind<Exe
     const visible = events.some((e) => VISIBLE.has(e.type)) ? this.visibility(run) : undefined;
     for (const e of events) {
       switch (e.type) {
-        case 'DecisionTaskScheduled': await this.enqueue(run, 'd', e); break;
-        case 'ActivityTaskScheduled': await this.enqueue(run, 'a', e); break;
+        case 'DecisionTaskScheduled': this.enqueue(run, 'd', e); break;
+        case 'ActivityTaskScheduled': this.enqueue(run, 'a', e); break;
         case 'DecisionTaskStarted': this.host.ledger.started(runId(run.key), `d${e.attrs.scheduledEventId as number}`); break;
         case 'ActivityTaskStarted': this.host.ledger.started(runId(run.key), `a${e.attrs.scheduledEventId as number}`); break;
-        case 'DecisionTaskTimedOut': await this.host.ledger.drop(runId(run.key), `d${e.attrs.scheduledEventId as number}`); break;
+        case 'DecisionTaskTimedOut': this.host.ledger.drop(runId(run.key), `d${e.attrs.scheduledEventId as number}`); break;
         case 'ActivityTaskTimedOut':
-        case 'ActivityTaskCanceled': await this.host.ledger.drop(runId(run.key), `a${e.attrs.scheduledEventId as number}`); break;
+        case 'ActivityTaskCanceled': this.host.ledger.drop(runId(run.key), `a${e.attrs.scheduledEventId as number}`); break;
         default: break;
       }
     }
@@ -361,7 +361,7 @@ export class PartitionOwner implements RunHost, PartitionHost, ExecutionKind<Exe
 
   private async cleanUpClosed(id: string, run: Execution): Promise<void> {
     this.host.drop(id, run);
-    await this.host.ledger.dropAll(id);
+    this.host.ledger.dropAll(id);
     // Continued as new: the workflowId passes straight to the successor (handOver); freeing it here
     // would race with that hand-over and let another start take the workflowId in between.
     if (run.state.closeStatus !== 'CONTINUED_AS_NEW') {
