@@ -44,6 +44,8 @@ export class HeldTasks {
   private readonly demands = new Map<LocalTaskList, ListDemand>();
   private readonly lastAsk = new Map<LocalTaskList, number>();
   private readonly node = randomBytes(6).toString('hex');
+  /** Aborted at shutdown: publishes still retrying give up. */
+  private readonly stopped = new AbortController();
   private readonly asker: NodeJS.Timeout;
 
   constructor(private readonly nc: NatsConnection, private readonly js: JetStreamClient, private readonly jsm: JetStreamManager,
@@ -111,12 +113,13 @@ export class HeldTasks {
     if (h.seq !== undefined || h.publishing) return;
     clearTimeout(h.timer);
     h.publishing = true;
-    retry(() => this.publishFresh(h.task), { firstMs: 100, capMs: 2000, forMs: PUBLISH_RETRY_MS }).then((seq) => {
+    retry(() => this.publishFresh(h.task), { firstMs: 100, capMs: 2000, forMs: PUBLISH_RETRY_MS, signal: this.stopped.signal }).then((seq) => {
       h.publishing = false;
       if (this.held.get(key) === h) h.seq = seq;
       else void this.remove(seq);
     }, (e: unknown) => {
       h.publishing = false;
+      if (this.stopped.signal.aborted) return;
       this.onError(e);
       if (this.held.get(key) === h) h.timer = setTimeout(() => this.publish(key, h), HOLD_MAX_MS);
     });
@@ -178,6 +181,7 @@ export class HeldTasks {
   }
 
   close(): void {
+    this.stopped.abort();
     clearInterval(this.asker);
     for (const h of this.held.values()) clearTimeout(h.timer);
     this.held.clear();
