@@ -70,12 +70,10 @@ export class HeldTasks {
     else h.timer = setTimeout(() => this.publish(key, h), HOLD_MAX_MS);
   }
 
-  /** A poller here took held task `key`: its message, if published, goes. */
-  taken(key: string): void {
-    this.release(key, true);
-  }
-
-  /** Task `key` started (anywhere) or died: this node holds it no more, and its message goes. */
+  /**
+   * Task `key` was handed to a poller here, started elsewhere, or died: this node holds it no
+   * more, and its message, if published, goes.
+   */
   done(key: string): void {
     this.release(key, true);
   }

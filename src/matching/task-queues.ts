@@ -122,7 +122,7 @@ export class TaskQueues {
       const d = await this.list(domain, kind, taskList).wait(deadline, signal);
       if (!d) return null;
       // A held task's message (if it was published) goes at once, so no other node's poll takes it now.
-      if (d.held !== undefined) this.held.taken(d.held);
+      if (d.held !== undefined) this.held.done(d.held);
       if (!stillWanted()) { await this.giveBack(d); return null; }
       let result: T | null;
       try {

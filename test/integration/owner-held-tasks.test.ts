@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pino from 'pino';
-import { startNode, type EngineNode } from '../../src/server.js';
+import type { EngineNode } from '../../src/server.js';
 import { OPERATIONS } from '../../src/swf/operations.js';
-import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
+import { startTwoNodes, type TwoNodes } from '../helpers/two-nodes.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -11,22 +10,16 @@ import { until } from '../helpers/until.js';
  * then asks the owner to start it), when a node whose pollers starve asks for it, or after
  * HOLD_MAX_MS; it is counted meanwhile.
  */
-let server: NatsServerHandle;
+let nodes: TwoNodes;
 let a: EngineNode;
 let b: EngineNode;
-const logger = pino({ level: 'silent' });
 const wt = { name: 'held', version: '1' };
 
 beforeAll(async () => {
-  server = await startNatsServer();
-  a = await startNode({ natsUrl: server.url, partitions: 4, ownPartitions: [0, 1], nodeName: 'a', logger, sleepAfterMs: 600_000 });
-  b = await startNode({ natsUrl: server.url, partitions: 4, ownPartitions: [2, 3], nodeName: 'b', logger, sleepAfterMs: 600_000 });
+  nodes = await startTwoNodes();
+  ({ a, b } = nodes);
 });
-afterAll(async () => {
-  await a?.stop();
-  await b?.stop();
-  await server?.stop();
-});
+afterAll(async () => { await nodes?.stop(); });
 
 /** An SWF action served by `node` (as if the request had entered there). */
 const call = (node: EngineNode, action: string, input: object) => OPERATIONS[action]!(node.ctx, input) as Promise<any>;

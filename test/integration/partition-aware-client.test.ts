@@ -5,25 +5,22 @@ import { ActorFlowClient } from '../../src/sdk/client.js';
 import { Fault } from '../../src/protocol/faults.js';
 import type { OwnerCallCounts } from '../../src/engine/router.js';
 import { registerOrderTypes, startOrderParticipants, ORDER_WORKFLOW } from '../../src/demo/order-fulfilment.js';
-import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
+import type { NatsServerHandle } from '../helpers/nats-server.js';
+import { startTwoNodes, type TwoNodes } from '../helpers/two-nodes.js';
 import { until } from '../helpers/until.js';
 
 /** Issue 21, point 5: the SDK sends an execution's requests straight to its owner node. */
+let nodes: TwoNodes;
 let server: NatsServerHandle;
 let a: EngineNode;
 let b: EngineNode;
 const logger = pino({ level: 'silent' });
 
 beforeAll(async () => {
-  server = await startNatsServer();
-  a = await startNode({ natsUrl: server.url, partitions: 4, ownPartitions: [0, 1], nodeName: 'a', logger, sleepAfterMs: 600_000 });
-  b = await startNode({ natsUrl: server.url, partitions: 4, ownPartitions: [2, 3], nodeName: 'b', logger, sleepAfterMs: 600_000 });
+  nodes = await startTwoNodes();
+  ({ server, a, b } = nodes);
 });
-afterAll(async () => {
-  await a?.stop();
-  await b?.stop();
-  await server?.stop();
-});
+afterAll(async () => { await nodes?.stop(); });
 
 const calls = (): OwnerCallCounts[] => [a.router.ownerCalls(), b.router.ownerCalls()];
 /** Owner calls between two snapshots, summed over both nodes, by op. */
