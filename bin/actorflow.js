@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
 // The `actorflow` CLI. An installed package runs the compiled CLI (dist/src/cli/main.js) with plain
 // Node. A git checkout (src/ present, tsx installed) runs the source through tsx instead, so a
 // dist/ left over from an earlier `npm run build` never runs stale code.

@@ -11,6 +11,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { devUser, NATS_USERS } from '../src/nats/connect-options.js';
 import { natsServerBinary } from '../src/nats/server-binary.js';
 import { durabilityFromEnv, withDurability } from '../src/nats/durability.js';
+import { ENGINE_NODE_FLAGS } from '../src/node-flags.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const DIR = 'deploy/cluster';
@@ -106,7 +107,7 @@ async function main(): Promise<void> {
   await waitForJetStream();
   const startEngine = (i: number) => {
     const engineEnv = envFile(`${DIR}/engine-${i}.env`);
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/serve.ts'], {
+    const proc = spawn(process.execPath, [...ENGINE_NODE_FLAGS, '--import', 'tsx', 'src/serve.ts'], {
       env: { ...env, ...engineEnv, NATS_PASSWORD: devUser('engine').password },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

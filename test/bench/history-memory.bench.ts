@@ -7,6 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ActorFlowClient } from '../../src/sdk/client.js';
+import { ENGINE_NODE_FLAGS } from '../../src/node-flags.js';
 import { startNatsServer } from '../helpers/nats-server.js';
 
 const RUNS = Number(process.env.RUNS ?? 3);
@@ -16,7 +17,7 @@ const mb = (n: number) => (n / 1e6).toFixed(0);
 
 function engine(url: string): Promise<{ proc: ChildProcess; readyMs: number }> {
   const t0 = performance.now();
-  const proc = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'src/serve.ts'], {
+  const proc = spawn(process.execPath, [...ENGINE_NODE_FLAGS, '--expose-gc', '--import', 'tsx', 'src/serve.ts'], {
     env: { ...process.env, NATS_URL: url, AF_LOG_LEVEL: process.env.AF_LOG_LEVEL ?? 'warn', AF_SLEEP_AFTER_MS: '3600000', AF_NODE_NAME: 'bench', AF_HTTP_PORT: '0' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

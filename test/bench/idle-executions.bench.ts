@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ActorFlowClient } from '../../src/sdk/client.js';
+import { ENGINE_NODE_FLAGS } from '../../src/node-flags.js';
 import { Decider } from '../../src/sdk/decider.js';
 import { startNatsServer } from '../helpers/nats-server.js';
 
@@ -13,7 +14,7 @@ const fmt = (n: number, d = 0) => n.toFixed(d);
 
 function engine(url: string): Promise<{ proc: ChildProcess; readyMs: number }> {
   const t0 = performance.now();
-  const proc = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=4096', '--import', 'tsx', 'src/serve.ts'], {
+  const proc = spawn(process.execPath, [...ENGINE_NODE_FLAGS, '--expose-gc', '--max-old-space-size=4096', '--import', 'tsx', 'src/serve.ts'], {
     env: { ...process.env, NATS_URL: url, AF_LOG_LEVEL: process.env.AF_LOG_LEVEL ?? 'warn', AF_SLEEP_AFTER_MS: '1000', AF_NODE_NAME: 'bench' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ENGINE_NODE_FLAGS } from '../../src/node-flags.js';
 import { freePort } from './nats-cluster.js';
 
 /** How an engine process ended: an exit code, or the signal that killed it. */
@@ -43,7 +44,7 @@ export async function spawnEngine(natsUrl: string | undefined, env: Record<strin
   const http = `http://127.0.0.1:${port}`;
   const spawnedAt = Date.now();
   // `nodeArgs`: flags for node itself (e.g. `--cpu-prof`, which NODE_OPTIONS may not carry).
-  const args = [...(opts.nodeArgs ?? []), '--import', 'tsx', 'src/serve.ts'];
+  const args = [...ENGINE_NODE_FLAGS, ...(opts.nodeArgs ?? []), '--import', 'tsx', 'src/serve.ts'];
   // `openFiles`: the process's open-file limit (prlimit execs node, so the pid stays node's).
   const [cmd, argv] = opts.openFiles ? ['prlimit', [`--nofile=${opts.openFiles}:${opts.openFiles}`, process.execPath, ...args]] : [process.execPath, args];
   const { NATS_URL: _inherited, ...base } = process.env;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { natsServerBinary } from '../../src/nats/server-binary.js';
+import { ENGINE_NODE_FLAGS } from '../../src/node-flags.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
 import { until } from '../helpers/until.js';
 import { importGraph, SDK_FILES, SDK_PACKAGES } from './import-graph.js';
@@ -119,6 +120,9 @@ describe('the installed package', () => {
     serve.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
     await until(() => out.includes('"ready":true') || serve!.exitCode !== null, { timeoutMs: 60_000 });
     expect(out).toContain('"ready":true');
+    // The bin's shebang starts node with the engine's flags (src/node-flags.ts): env execs node in place, same pid.
+    const argv = readFileSync(`/proc/${serve.pid}/cmdline`, 'utf8').split('\0');
+    for (const flag of ENGINE_NODE_FLAGS) expect(argv).toContain(flag);
 
     const r = await timed('order', async () => ok(await run(process.execPath, ['order.js'], project, childEnv({ NATS_URL: nats!.url, AF_DOMAIN: 'packed' }), 60_000), 'order.js'));
     const summary = JSON.parse(r.stdout.trim().split('\n').pop()!) as { closeStatus: string; result: string };
