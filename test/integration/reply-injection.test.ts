@@ -40,7 +40,12 @@ async function victim(label: string) {
   const domain = uniqueDomain(label);
   await client.call('RegisterDomain', { name: domain, workflowExecutionRetentionPeriodInDays: '1' });
   await client.call('RegisterWorkflowType', { domain, ...WT, defaultTaskList: { name: TL }, defaultExecutionStartToCloseTimeout: '3600', defaultTaskStartToCloseTimeout: '600', defaultChildPolicy: 'TERMINATE' });
+  const queued = async () => (await node.nats.jsm.streams.info(node.nats.subjects.streams.tasks)).state.messages;
+  const queuedBefore = await queued();
   const run = { workflowId: 'victim', runId: (await client.call('StartWorkflowExecution', { domain, workflowId: 'victim', workflowType: WT })).runId as string };
+  // No poller waits: the owner holds the decision task and publishes it to the task stream after at
+  // most HOLD_MAX_MS (matching/held-tasks.ts). That write is the engine's own; wait for it first.
+  await until(async () => (await queued()) === queuedBefore + 1);
   return { domain, run };
 }
 
