@@ -6,9 +6,9 @@
  * NODE_OPTIONS.
  *
  * `--max-semi-space-size=64`: a young generation of 64 MB semi-spaces instead of V8's 16 MB. An
- * engine allocates about half a megabyte per order workflow, nearly all of it dead once the
- * workflow's next task is handed out; with the default a scavenge ran about every 9 workflows and
- * copied the objects of every workflow in flight each time. Measured at 200 in flight
+ * engine allocates about 1.6 MB per order workflow (a sampling heap profile), nearly all of it dead
+ * within the workflow's life; with the default a scavenge ran about every 10 workflows and copied
+ * the live objects of every workflow in flight each time. Measured at 200 in flight
  * (`npm run bench`'s workload, three alternating pairs): minor-GC pause per workflow 0.66–0.76 →
  * 0.38–0.42 ms, engine CPU per workflow 0.81–0.97×, resident memory under that load 260 → 350 MB.
  */
