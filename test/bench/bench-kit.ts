@@ -9,6 +9,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { ActorFlowClient } from '../../src/sdk/client.js';
 import { spawnEngine, type EngineProcess } from '../helpers/engine-process.js';
+import { scrapeMetrics } from '../helpers/prom.js';
 
 export const pct = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -31,6 +32,18 @@ export function cpuMsOf(pid: number): number {
 export function selfCpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
+}
+
+/**
+ * GC pause milliseconds the engine has spent so far, by kind (`nodejs_gc_duration_seconds_sum` of
+ * its /metrics; `minor` = scavenges, `major` = mark-compact, plus incremental marking steps).
+ */
+export async function engineGcMs(httpUrl: string): Promise<{ minor: number; other: number }> {
+  const out = { minor: 0, other: 0 };
+  for (const s of await scrapeMetrics(httpUrl)) {
+    if (s.name === 'nodejs_gc_duration_seconds_sum') out[s.labels.kind === 'minor' ? 'minor' : 'other'] += s.value * 1000;
+  }
+  return out;
 }
 
 /** CPU of the engine, of nats-server and of this (client) process between two points of a run. */

@@ -7,7 +7,7 @@ import { ActorFlowClient, attributesOf } from '../../src/sdk/client.js';
 import { registerOrderTypes, startOrderParticipants, ORDER_WORKFLOW } from '../../src/demo/order-fulfilment.js';
 import type { Durability } from '../../src/nats/durability.js';
 import { startNatsServer } from '../helpers/nats-server.js';
-import { appendsSoFar, ceiling, countRequests, CpuMeter, fmt, pct, printTable, rawRates, startEngineProcess, type RawRates } from './bench-kit.js';
+import { appendsSoFar, ceiling, countRequests, CpuMeter, engineGcMs, fmt, pct, printTable, rawRates, startEngineProcess, type RawRates } from './bench-kit.js';
 
 /** One run of every scenario on a fresh nats-server of this durability; its table rows and raw append rates. */
 async function benchOnce(durability: Durability): Promise<{ rows: string[][]; cost: string[][]; raw: RawRates }> {
@@ -56,6 +56,7 @@ async function benchOnce(durability: Durability): Promise<{ rows: string[][]; co
     const appends0 = await appendsSoFar(server.url);
     const requests0 = requests.count();
     cpu.mark();
+    const gc0 = await engineGcMs(engine.http);
     const t0 = performance.now();
     await Promise.all(Array.from({ length: inFlight }, async () => {
       while (next < total) {
@@ -69,13 +70,15 @@ async function benchOnce(durability: Durability): Promise<{ rows: string[][]; co
     }));
     const secs = (performance.now() - t0) / 1000;
     const spent = cpu.spent();
+    const gc1 = await engineGcMs(engine.http);
     // Counted from this phase: what one workflow costs the store and the messaging layer.
     const appendsPer = ((await appendsSoFar(server.url)) - appends0) / total;
     const requestsPer = (requests.count() - requests0) / total;
     const top = ceiling(raw, appendsPer, requestsPer);
     rows.push([durability, `order workflows, ${inFlight} in flight`, String(inFlight), String(total), fmt(total / secs), fmt(pct(lat, 50)), fmt(pct(lat, 99)), '-', '-']);
     cost.push([durability, String(inFlight), fmt(total / secs), fmt(appendsPer), fmt(requestsPer), `${fmt(top.perSec, 0)} (${top.bound})`,
-      `${fmt((100 * total) / secs / top.perSec, 0)} %`, fmt(spent.engine / total, 2), fmt(spent.nats / total, 2), fmt(spent.clients / total, 2)]);
+      `${fmt((100 * total) / secs / top.perSec, 0)} %`, fmt(spent.engine / total, 2), `${fmt((gc1.minor - gc0.minor) / total, 2)} / ${fmt((gc1.other - gc0.other) / total, 2)}`,
+      fmt(spent.nats / total, 2), fmt(spent.clients / total, 2)]);
   }
   await participants.stop();
   await client.close();
@@ -91,7 +94,7 @@ async function main(): Promise<void> {
     [...runs.default.rows, ...runs.fsync.rows]);
   console.log('');
   console.log('Against the ceiling measured in the same run (the lower of appends/s ÷ appends per workflow and requests/s ÷ requests per workflow):');
-  printTable(['durability', 'in flight', 'wf/s', 'appends/wf', 'requests/wf', 'ceiling wf/s', 'of ceiling', 'engine CPU ms/wf', 'nats-server CPU ms/wf', 'clients CPU ms/wf'],
+  printTable(['durability', 'in flight', 'wf/s', 'appends/wf', 'requests/wf', 'ceiling wf/s', 'of ceiling', 'engine CPU ms/wf', 'engine GC pause ms/wf (minor / other)', 'nats-server CPU ms/wf', 'clients CPU ms/wf'],
     [...runs.default.cost, ...runs.fsync.cost]);
   console.log('');
   for (const d of ['default', 'fsync'] as const) {
