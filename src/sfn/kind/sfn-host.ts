@@ -22,6 +22,7 @@ import { executionHooks, MachineCache } from './machine-cache.js';
 import { HOST_ACTOR, SfnExecution, type SfnBook, type SfnCommit, type SfnTaskState, type SfnTransitionExtra } from './sfn-execution.js';
 import { readRestorePoint } from './transition-chunks.js';
 import { SfnRedriver, type RedriveAt, type RedriveStart, type SfnRedrivePayload } from './sfn-redrive.js';
+import type { SfnActivityTask, SfnOwnerOps, SfnStartPayload, SfnStartTaskPayload, SfnStopPayload, SfnTaskPayload } from './sfn-owner-ops.js';
 import type { SfnStoredEvent } from './sfn-events.js';
 import { encodeSfnTaskToken, type SfnTaskRef } from './sfn-task-token.js';
 import { IntegrationRunner, mustRunAgain } from './integration-runner.js';
@@ -82,27 +83,6 @@ export interface SfnHostDeps {
 
 /** What dispatching a task needs of its execution's record. */
 type DispatchTarget = Pick<SfnExecutionRecord, 'executionArn' | 'partition' | 'stateMachineName' | 'name' | 'roleArn'>;
-
-export interface SfnStartPayload { record: SfnExecutionRecord }
-export interface SfnStartTaskPayload { task: TaskMessage; workerName?: string }
-export interface SfnTaskPayload { ref: SfnTaskRef; kind: 'success' | 'failure' | 'heartbeat'; output?: string; error?: string; cause?: string }
-export interface SfnStopPayload { executionArn: string; error?: string; cause?: string }
-
-/** The Step Functions kind's owner operations, with their payloads and results (Router.call checks both). */
-export interface SfnOwnerOps {
-  sfnStart(p: SfnStartPayload): Promise<{ executionArn: string; startDate: number }>;
-  sfnStartTask(p: SfnStartTaskPayload): Promise<SfnActivityTask | null>;
-  sfnTask(p: SfnTaskPayload): Promise<object>;
-  sfnStop(p: SfnStopPayload): Promise<{ stopDate: number }>;
-  sfnRedrive(p: SfnRedrivePayload): Promise<{ redriveDate: number }>;
-}
-
-declare module '../../engine/owner-ops.js' {
-  interface OwnerOps extends SfnOwnerOps {}
-}
-
-/** What a started activity task hands its worker. */
-export interface SfnActivityTask { taskToken: string; input: string }
 
 const RECOVERY_CONCURRENCY = 32;
 

@@ -1,5 +1,5 @@
 import { InputReader } from '../../protocol/validate.js';
-import type { SfnActivityTask, SfnStartTaskPayload } from '../kind/sfn-host.js';
+import type { SfnActivityTask, SfnStartTaskPayload } from '../kind/sfn-owner-ops.js';
 import { SFN_DOMAIN } from '../kind/sfn-host.js';
 import type { ServiceContext } from '../../service/context.js';
 import { pollMs } from '../../protocol/poll-hold.js';

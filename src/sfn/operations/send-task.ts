@@ -1,6 +1,6 @@
 import { Fault } from '../../protocol/faults.js';
 import { InputReader } from '../../protocol/validate.js';
-import type { SfnTaskPayload } from '../kind/sfn-host.js';
+import type { SfnTaskPayload } from '../kind/sfn-owner-ops.js';
 import { decodeSfnTaskToken } from '../kind/sfn-task-token.js';
 import type { ServiceContext } from '../../service/context.js';
 import { MAX_SFN_PAYLOAD, payloadProblem } from './start-request.js';

@@ -1,6 +1,6 @@
 import { InputReader } from '../../protocol/validate.js';
 import { parseArn } from '../arns.js';
-import type { SfnStopPayload } from '../kind/sfn-host.js';
+import type { SfnStopPayload } from '../kind/sfn-owner-ops.js';
 import { seconds, type ServiceContext } from '../../service/context.js';
 import { executionPartition } from '../execution-lookup.js';
 import { requestObject } from '../input.js';
