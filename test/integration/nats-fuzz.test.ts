@@ -11,6 +11,7 @@ import { uniqueDomain } from '../helpers/engine.js';
 import { natsFuzzCases, runFuzzCases, type NatsFuzzCase, type Template } from '../helpers/fuzz-cases.js';
 import { sampleValue, scrapeMetrics } from '../helpers/prom.js';
 import { startSecuredEngine, type SecuredEngine } from '../helpers/secured-nats.js';
+import { untilQueuedTasks } from '../helpers/task-stream.js';
 import { until } from '../helpers/until.js';
 
 /*
@@ -84,9 +85,8 @@ describe('NATS API fuzzing as the worker user', () => {
     const r1 = { workflowId: 'r1', runId: (await client.call('StartWorkflowExecution', { domain: D, workflowId: 'r1', workflowType: WT })).runId as string };
     const actions = new Set([...Object.keys(OPERATIONS), ...Object.keys(SFN_OPERATIONS)]);
     const cases = fc.sample(natsFuzzCases({ prefix: s.prefix, templates: templates(D, r1), actions }), { seed: SEED, numRuns: RUNS });
-    // r1's decision task has no poller: its owner holds it and publishes it to the task stream after
-    // at most HOLD_MAX_MS (matching/held-tasks.ts). That write is the engine's own; wait for it first.
-    await until(async () => (await storage())[s.streams.tasks]?.[0] === 1);
+    // r1's decision task has no poller: the engine publishes it within a second; wait for that first.
+    await untilQueuedTasks(node, 1);
     const before = await storage();
     const droppedBefore = sampleValue(await scrapeMetrics(node.http!.url), 'actorflow_nats_requests_dropped_total', { subject: 'api', reason: 'reply_subject' });
 

@@ -9,6 +9,7 @@ import type { ActorFlowClient } from '../../src/sdk/client.js';
 import { uniqueDomain } from '../helpers/engine.js';
 import { sampleValue, scrapeMetrics } from '../helpers/prom.js';
 import { startSecuredEngine, type SecuredEngine, type SecuredNats } from '../helpers/secured-nats.js';
+import { queuedTasks, untilQueuedTasks } from '../helpers/task-stream.js';
 import { until } from '../helpers/until.js';
 
 /*
@@ -40,12 +41,10 @@ async function victim(label: string) {
   const domain = uniqueDomain(label);
   await client.call('RegisterDomain', { name: domain, workflowExecutionRetentionPeriodInDays: '1' });
   await client.call('RegisterWorkflowType', { domain, ...WT, defaultTaskList: { name: TL }, defaultExecutionStartToCloseTimeout: '3600', defaultTaskStartToCloseTimeout: '600', defaultChildPolicy: 'TERMINATE' });
-  const queued = async () => (await node.nats.jsm.streams.info(node.nats.subjects.streams.tasks)).state.messages;
-  const queuedBefore = await queued();
+  const queuedBefore = await queuedTasks(node);
   const run = { workflowId: 'victim', runId: (await client.call('StartWorkflowExecution', { domain, workflowId: 'victim', workflowType: WT })).runId as string };
-  // No poller waits: the owner holds the decision task and publishes it to the task stream after at
-  // most HOLD_MAX_MS (matching/held-tasks.ts). That write is the engine's own; wait for it first.
-  await until(async () => (await queued()) === queuedBefore + 1);
+  // No poller waits: the engine publishes the decision task within a second; wait for that first.
+  await untilQueuedTasks(node, queuedBefore + 1);
   return { domain, run };
 }
 
