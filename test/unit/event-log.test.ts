@@ -31,6 +31,30 @@ describe('EventLog', () => {
     expect((await log.all()).map((e) => e.id)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
     expect(log.heldBytes).toBeLessThanOrEqual(TAIL_BYTES + 1024 * 1024 + 250_000);
   });
+  it('finds every event of the tail and of the read cache across transitions of 1 to 3 events', async () => {
+    const stored = new Map<number, HistoryEvent[]>();
+    const log = new EventLog(async (seq) => stored.get(seq)!);
+    const sized = (id: number, n: number): HistoryEvent => ({ type: 'WorkflowExecutionSignaled', id, at: id, attrs: { input: 'y'.repeat(n) } }) as HistoryEvent;
+    let id = 1;
+    for (let t = 0; t < 3000; t++) {
+      const events = Array.from({ length: 1 + (t % 3) }, () => sized(id++, 200 + (t % 7) * 150));
+      stored.set(t + 1, events);
+      log.push(events, t + 1);
+    }
+    const n = log.length;
+    expect(n).toBe(id - 1);
+    const held = Array.from({ length: n }, (_, i) => log.peek(i + 1));
+    const firstHeld = held.findIndex((e, i) => i > 0 && e !== undefined) + 1;
+    expect(firstHeld).toBeGreaterThan(2);
+    // In memory: event 1 and one run of the newest events, each the event of its id.
+    held.forEach((e, i) => {
+      if (i === 0 || i + 1 >= firstHeld) expect(e?.id).toBe(i + 1);
+      else expect(e).toBeUndefined();
+    });
+    expect((await log.get(firstHeld - 1)).id).toBe(firstHeld - 1);
+    expect(log.peek(firstHeld - 1)?.id).toBe(firstHeld - 1);
+    expect(log.peek(n + 1)).toBeUndefined();
+  });
 });
 
 describe('GatedClock', () => {

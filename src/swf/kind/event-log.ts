@@ -86,13 +86,12 @@ export class EventLog {
     return out;
   }
 
+  // The tail is the last `tail.length` transitions of the index, so one binary search finds an
+  // event in either (a scan of the tail made a page of a run of many small transitions quadratic).
   private heldAt(id: number): Held | undefined {
-    const t = this.tail[0];
-    if (t && id >= t.firstId) {
-      for (let i = this.tail.length - 1; i >= 0; i--) if (id >= this.tail[i]!.firstId) return this.tail[i];
-    }
     const i = this.indexOf(id);
-    return this.cache.get(this.firstIds[i]!);
+    const inTail = i - (this.firstIds.length - this.tail.length);
+    return inTail >= 0 ? this.tail[inTail] : this.cache.get(this.firstIds[i]!);
   }
 
   /** Index of the transition holding event `id` (binary search on first ids). */
