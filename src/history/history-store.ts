@@ -170,14 +170,16 @@ export class HistoryStore {
     const last = await this.lastOf(subject);
     if (!last) return 0;
     const tail = this.transition(last);
-    if (tail.events[0]!.id === 1) {
+    // A Step Functions transition too large for one message leaves part messages without events
+    // (transition-chunks.ts); after a crash in the middle of one, the last message may be such a part.
+    if (tail.events[0]?.id === 1) {
       // One transition, unless it repeats the first (a foreign write: the fence never lets the engine do that).
       const first = await this.firstOf(subject);
       if (!first || first.seq === last.seq) { onTransition(tail.events, last.seq, last.data.length); return last.seq; }
       this.transition(last, this.transition(first).events.at(-1)!.id + 1);
     }
     const next = continuity(onTransition);
-    if (this.leaderReads) return this.scanFromLeader(subject, last.seq, tail.events[0]!.id, next);
+    if (this.leaderReads) return this.scanFromLeader(subject, last.seq, tail.events[0]?.id ?? 0, next);
     for await (const m of readToEnd(this.js, this.stream, { filter: subject, endSeq: last.seq })) next(m, (expect) => this.transition(m, expect));
     return last.seq;
   }
@@ -247,6 +249,8 @@ function continuity(onTransition: TransitionSink): ContinuitySink {
   let expect = 1;
   return (m, decodeAt) => {
     const t = decodeAt(expect);
+    // A snapshot part of a Step Functions transition holds no events: nothing to hand on.
+    if (t.events.length === 0) return undefined;
     expect = t.events.at(-1)!.id + 1;
     onTransition(t.events, m.seq, m.data.length);
     return t.events.at(-1)!.id;

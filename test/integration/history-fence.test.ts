@@ -11,10 +11,10 @@ let server: NatsServerHandle;
 const conns: NatsConnection[] = [];
 const s = subjects('fence');
 
-async function writer(): Promise<HistoryStore> {
+async function writer(leaderReads = false): Promise<HistoryStore> {
   const nc = await connect({ servers: server.url });
   conns.push(nc);
-  return new HistoryStore(jetstream(nc), await jetstreamManager(nc), s.streams.history);
+  return new HistoryStore(jetstream(nc), await jetstreamManager(nc), s.streams.history, leaderReads);
 }
 
 const ev = (id: number, who: string): HistoryEvent => ({ type: 'MarkerRecorded', id, at: Date.now(), attrs: { markerName: who } });
@@ -106,4 +106,26 @@ describe('history reads', () => {
     expect(dropped).toBe(1);
     expect(all).toEqual(Array.from({ length: 700 }, (_, i) => i + 1));
   }, 60_000);
+});
+
+describe('Step Functions snapshot parts (history messages without events)', () => {
+  it('are passed over when a history is read, also when one is last (a split transition cut short)', async () => {
+    for (const leaderReads of [false, true]) {
+      const store = await writer(leaderReads);
+      const name = `exec-${leaderReads}`;
+      const subject = s.sfnHistory(0, 'sm', name);
+      const part = (upTo: number, restore: number) => ({ partial: true, restore, upTo, part: new Uint8Array(8) });
+      const point = { snapshot: {}, book: { lastEventId: 2, last: {}, tasks: {} } };
+      let seq = await store.append(subject, name, [ev(1, 'start'), ev(2, 'a')], 0, 'w', point);
+      const restore = seq;
+      seq = await store.append(subject, name, [ev(3, 'b')], seq, 'w', part(4, restore));
+      seq = await store.append(subject, name, [], seq, 'w', part(4, restore));
+      seq = await store.append(subject, name, [ev(4, 'c')], seq, 'w', { parts: [seq], part: new Uint8Array(8) });
+      expect((await store.read(subject)).events.map((e) => e.id)).toEqual([1, 2, 3, 4]);
+      // A crash after the first parts of the next transition: the last message holds no events.
+      const last = await store.append(subject, name, [], seq, 'w', part(9, seq));
+      const read = await store.read(subject);
+      expect({ ids: read.events.map((e) => e.id), lastSeq: read.lastSeq }).toEqual({ ids: [1, 2, 3, 4], lastSeq: last });
+    }
+  });
 });
