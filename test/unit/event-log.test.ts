@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryEvent } from '../../machines/swf/history-event.js';
-import { EventLog, TAIL_BYTES } from '../../src/swf/kind/event-log.js';
+import { EventLog, TAIL_BYTES } from '../../src/history/event-log.js';
 import { GatedClock } from '../../src/engine/gated-clock.js';
 import { createSystemClock } from '../../src/engine/clock.js';
 

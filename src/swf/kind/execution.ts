@@ -5,7 +5,7 @@ import { TransitionTooLargeError, type HistoryStore } from '../../history/histor
 import { LiveExecution } from '../../engine/live-execution.js';
 import { EventBatch } from './event-batch.js';
 import { ExecutionActors, type MachineSet } from './execution-actors.js';
-import { EventLog } from './event-log.js';
+import { EventLog } from '../../history/event-log.js';
 import { GatedClock } from '../../engine/gated-clock.js';
 
 export interface RunKey {

@@ -18,7 +18,7 @@ import { DamagedRecordError, UNREPORTED, type Quarantine } from '../../history/q
 import type { PartitionHost } from '../../engine/partition-host.js';
 import type { TaskTokens } from '../../engine/task-token.js';
 import type { RecoveryProgress } from '../../engine/recovery-progress.js';
-import { EventLog } from './event-log.js';
+import { EventLog } from '../../history/event-log.js';
 
 /** Effects of a transition on other runs; the service layer provides them (they call other owners). */
 export interface RunEffects {

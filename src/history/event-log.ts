@@ -1,4 +1,4 @@
-import type { HistoryEvent } from '../../../machines/swf/history-event.js';
+import type { HistoryEvent } from '../../machines/swf/history-event.js';
 
 /** Reads the events of one stored transition by its stream sequence. */
 export type TransitionLoader = (seq: number) => Promise<HistoryEvent[]>;
