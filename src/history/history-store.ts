@@ -165,22 +165,27 @@ export class HistoryStore {
    * Streams a run's transitions in order (with their stream sequence and stored size) without
    * holding them; returns the last sequence (0 for an empty subject). A message that does not decode,
    * fit its shape or continue the run's event ids is quarantined (DamagedRecordError, see `transition`).
+   * With `afterSeq`, only the transitions after that sequence (a reader that holds the earlier ones;
+   * their ids are not checked against the earlier ones).
    */
-  async scan(subject: string, onTransition: TransitionSink): Promise<number> {
+  async scan(subject: string, onTransition: TransitionSink, afterSeq = 0): Promise<number> {
     const last = await this.lastOf(subject);
     if (!last) return 0;
+    if (last.seq <= afterSeq) return last.seq;
     const tail = this.transition(last);
     // A Step Functions transition too large for one message leaves part messages without events
     // (transition-chunks.ts); after a crash in the middle of one, the last message may be such a part.
-    if (tail.events[0]?.id === 1) {
+    if (afterSeq === 0 && tail.events[0]?.id === 1) {
       // One transition, unless it repeats the first (a foreign write: the fence never lets the engine do that).
       const first = await this.firstOf(subject);
       if (!first || first.seq === last.seq) { onTransition(tail.events, last.seq, last.data.length); return last.seq; }
       this.transition(last, this.transition(first).events.at(-1)!.id + 1);
     }
-    const next = continuity(onTransition);
-    if (this.leaderReads) return this.scanFromLeader(subject, last.seq, tail.events[0]?.id ?? 0, next);
-    for await (const m of readToEnd(this.js, this.stream, { filter: subject, endSeq: last.seq })) next(m, (expect) => this.transition(m, expect));
+    const next = continuity(onTransition, afterSeq === 0 ? 1 : undefined);
+    if (this.leaderReads) return this.scanFromLeader(subject, last.seq, tail.events[0]?.id ?? 0, next, afterSeq + 1);
+    for await (const m of readToEnd(this.js, this.stream, { filter: subject, endSeq: last.seq, ...(afterSeq > 0 ? { startSeq: afterSeq + 1 } : {}) })) {
+      next(m, (expect) => this.transition(m, expect));
+    }
     return last.seq;
   }
 
@@ -196,10 +201,10 @@ export class HistoryStore {
    * consumer: on nats-server 2.9 an ephemeral consumer of an R3 stream may be placed on a peer that
    * just died, and its creation then times out for as long as that peer is down.
    */
-  private async scanFromLeader(subject: string, lastSeq: number, lastFirstId: number, next: ContinuitySink): Promise<number> {
+  private async scanFromLeader(subject: string, lastSeq: number, lastFirstId: number, next: ContinuitySink, fromSeq: number): Promise<number> {
     let lastId = 0;
     const y = new YieldPoint();
-    for (let seq = 1; ;) {
+    for (let seq = fromSeq; ;) {
       await y.maybe();
       const m = await this.jsm.streams.getMessage(this.stream, { seq, next_by_subj: subject } as unknown as { seq: number });
       if (!m) throw new Error(`history of ${subject} ends before sequence ${lastSeq}`);
@@ -242,11 +247,14 @@ export class HistoryStore {
 
 type StoredMessage = { seq: number; data: Uint8Array };
 /** Hands one message on after checking it continues the run; returns its last event id. */
-type ContinuitySink = (m: StoredMessage, decodeAt: (expectId: number) => Transition) => number | undefined;
+type ContinuitySink = (m: StoredMessage, decodeAt: (expectId: number | undefined) => Transition) => number | undefined;
 
-/** A TransitionSink that checks each transition starts where the previous one ended (ids 1, 2, …). */
-function continuity(onTransition: TransitionSink): ContinuitySink {
-  let expect = 1;
+/**
+ * A TransitionSink that checks each transition starts where the previous one ended (ids 1, 2, …);
+ * from `first`, or from wherever the first transition it is handed starts when undefined.
+ */
+function continuity(onTransition: TransitionSink, first: number | undefined): ContinuitySink {
+  let expect = first;
   return (m, decodeAt) => {
     const t = decodeAt(expect);
     // A snapshot part of a Step Functions transition holds no events: nothing to hand on.

@@ -126,6 +126,13 @@ describe('Step Functions snapshot parts (history messages without events)', () =
       const last = await store.append(subject, name, [], seq, 'w', part(9, seq));
       const read = await store.read(subject);
       expect({ ids: read.events.map((e) => e.id), lastSeq: read.lastSeq }).toEqual({ ids: [1, 2, 3, 4], lastSeq: last });
+      // A reader that holds the history up to `last` takes only what comes after it.
+      const after = await store.append(subject, name, [ev(10, 'd')], last, 'w', { ...point, book: { ...point.book, lastEventId: 10 } });
+      const newer: number[] = [];
+      expect(await store.scan(subject, (events) => newer.push(...events.map((e) => e.id)), last)).toBe(after);
+      expect(newer).toEqual([10]);
+      expect(await store.scan(subject, () => newer.push(-1), after)).toBe(after);
+      expect(newer).toEqual([10]);
     }
   });
 });
