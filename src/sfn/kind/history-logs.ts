@@ -14,7 +14,7 @@ export interface Held { log: EventLog; lastSeq: number; ordered: boolean }
  * store on every use: a page reads the transitions that hold its events, not the whole history
  * again (GetExecutionHistory of a 12,000-event execution read all of it for every page of 100).
  */
-class HistoryLogs {
+export class HistoryLogs {
   private readonly held = new Map<string, Held>();
   private readonly loads = new SingleFlight<string, Held>();
 
@@ -25,12 +25,12 @@ class HistoryLogs {
     const key = `${subject} ${startDate}`;
     return this.loads.run(key, async () => {
       // Taken out while it is brought up to date: a read that fails leaves nothing half extended.
-      const h = this.held.get(key) ?? { log: new EventLog((seq) => this.store.readTransition(seq)), lastSeq: 0, ordered: true };
+      let h = this.held.get(key) ?? this.empty();
       this.held.delete(key);
-      h.lastSeq = await this.store.scan(subject, (events, seq) => {
-        if (events[0]!.id <= h.log.length) h.ordered = false;
-        h.log.push(events, seq);
-      }, h.lastSeq);
+      const lastSeq = h.lastSeq;
+      await this.extend(subject, h);
+      // The history was removed (a purge) since: what is held no longer is.
+      if (h.lastSeq < lastSeq) await this.extend(subject, h = this.empty());
       this.held.set(key, h);
       for (const k of this.held.keys()) {
         if (this.held.size <= HELD) break;
@@ -38,6 +38,18 @@ class HistoryLogs {
       }
       return h;
     });
+  }
+
+  private empty(): Held {
+    return { log: new EventLog((seq) => this.store.readTransition(seq)), lastSeq: 0, ordered: true };
+  }
+
+  /** Adds the transitions stored after the last one `h` holds. */
+  private async extend(subject: string, h: Held): Promise<void> {
+    h.lastSeq = await this.store.scan(subject, (events, seq) => {
+      if (events[0]!.id <= h.log.length) h.ordered = false;
+      h.log.push(events, seq);
+    }, h.lastSeq);
   }
 }
 
