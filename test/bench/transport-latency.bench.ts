@@ -9,7 +9,8 @@
  * out), the engine's CPU per call (polls included) and per workflow, and the HTTP ÷ NATS ratios.
  * Each transport runs ROUNDS times (default 2), alternating, so drift on a shared machine hits both.
  *
- * Knobs (env): IN_FLIGHT (50), DECIDERS (4), WORKERS (4), WORKFLOWS per round (400), ROUNDS (2).
+ * Knobs (env): IN_FLIGHT (50), DECIDERS (4), WORKERS (4), WORKFLOWS per round (400), ROUNDS (2), and
+ * ENGINE_NODE_ARGS: flags for the engine's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
  */
 import { Agent } from 'node:http';
 import { loadavg } from 'node:os';
@@ -126,7 +127,8 @@ function merge(rounds: Round[]): Round {
 
 async function main(): Promise<void> {
   const server = await startNatsServer();
-  const engine = await spawnEngine(server.url, { AF_HTTP_PORT: '0', AF_ACCESS_KEYS: '', AF_ACCESS_KEYS_FILE: '', AF_LOG_LEVEL: 'warn', AF_POLL_HOLD_MS: '2000' });
+  const engine = await spawnEngine(server.url, { AF_HTTP_PORT: '0', AF_ACCESS_KEYS: '', AF_ACCESS_KEYS_FILE: '', AF_LOG_LEVEL: 'warn', AF_POLL_HOLD_MS: '2000' },
+    { nodeArgs: process.env.ENGINE_NODE_ARGS?.split(' ').filter(Boolean) });
   const http = httpTransport(engine.http);
   const nats = await natsTransport(server.url);
   try {
