@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,37 @@ const portOpen = (port: number) => new Promise<boolean>((resolve) => {
   s.once('error', () => resolve(false));
 });
 
+/** Waits up to 10 s for every port to close; true when they did. */
+async function closed(...ports: number[]): Promise<boolean> {
+  const until = Date.now() + 10_000;
+  const anyOpen = async () => (await Promise.all(ports.map(portOpen))).some(Boolean);
+  while (await anyOpen() && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+  return !(await anyOpen());
+}
+
+/** The engine's environment for an embedded nats-server on `natsPort` (never a NATS_URL of the caller's). */
+function embeddedEnv(natsPort: number, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, AF_NATS_PORT: String(natsPort), AF_HTTP_PORT: '0', ...extra };
+  delete env.NATS_URL;
+  return env;
+}
+
+/**
+ * Starts `command` in a process group of its own (as a terminal's foreground job: Ctrl-C signals
+ * every process in it) and waits until its output shows `ready`.
+ */
+async function startUntil(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, ready: string) {
+  const proc: ChildProcess = spawn(command, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+  const out = { stdout: '', stderr: '' };
+  proc.stdout!.on('data', (c: Buffer) => { out.stdout += c.toString(); });
+  proc.stderr!.on('data', (c: Buffer) => { out.stderr += c.toString(); });
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 45_000;
+  while (!out.stdout.includes(ready) && Date.now() < deadline && proc.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+  expect(out.stdout, out.stderr).toContain(ready);
+  return { proc, out, exited };
+}
+
 describe('npm start (engine, demo and embedded nats-server) stopped with Ctrl-C', () => {
   let dir = '';
   afterAll(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
@@ -25,34 +56,55 @@ describe('npm start (engine, demo and embedded nats-server) stopped with Ctrl-C'
     dir = await mkdtemp(join(tmpdir(), 'af-embedded-'));
     await copyFile(join(ROOT, 'nats.conf'), join(dir, 'nats.conf'));
     const natsPort = await freePort();
-    // A process group of its own, as a terminal's foreground job: Ctrl-C signals every process in it.
-    const env: NodeJS.ProcessEnv = { ...process.env, AF_NATS_PORT: String(natsPort), AF_HTTP_PORT: '0' };
-    delete env.NATS_URL;
-    const proc = spawn(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'src', 'main.ts')], {
-      cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-      env,
-    });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout!.on('data', (c: Buffer) => { stdout += c.toString(); });
-    proc.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); });
-    const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-    const deadline = Date.now() + 45_000;
     // `npm start`: the engine, the demo's decider and worker polling, then it waits for Ctrl-C.
-    while (!stdout.includes('press Ctrl-C') && Date.now() < deadline && proc.exitCode === null) await new Promise((r) => setTimeout(r, 50));
-    expect(stdout, stderr).toContain('press Ctrl-C');
-    const before = stdout.length;
+    const { proc, out, exited } = await startUntil(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'src', 'main.ts')], dir, embeddedEnv(natsPort), 'press Ctrl-C');
+    const before = out.stdout.length;
     expect(await portOpen(natsPort)).toBe(true);
 
     process.kill(-proc.pid!, 'SIGINT');
     expect(await exited).toBe(0);
-    expect(stderr).not.toMatch(/Error|\n\s+at /);
+    expect(out.stderr).not.toMatch(/Error|\n\s+at /);
     // Nothing logged at warn (40) or above while stopping, and no stack trace.
-    const stopping = stdout.slice(before);
-    expect(stopping).not.toMatch(/"level":(4|5|6)0|\n\s+at /);
+    expect(out.stdout.slice(before)).not.toMatch(/"level":(4|5|6)0|\n\s+at /);
     // The embedded server went with it.
-    const until = Date.now() + 10_000;
-    while (await portOpen(natsPort) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
-    expect(await portOpen(natsPort)).toBe(false);
+    expect(await closed(natsPort)).toBe(true);
+  }, 90_000);
+});
+
+describe('npm run serve stopped by a SIGTERM to the npm process alone (a supervisor, `kill <pid>`)', () => {
+  let dir = '';
+  let group = 0;
+  afterAll(async () => {
+    // Whatever the outcome, nothing of this test outlives it: a SIGTERM to the whole group lets the
+    // engine stop its nats-server (a group of its own), then what is left is killed.
+    if (group) {
+      try { process.kill(-group, 'SIGTERM'); } catch { /* gone */ }
+      await new Promise((r) => setTimeout(r, 3000));
+      try { process.kill(-group, 'SIGKILL'); } catch { /* gone */ }
+    }
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reaches the engine, which stops gracefully and takes the embedded server with it', async () => {
+    // The signal goes to npm only: npm passes it to its script's shell, which passes nothing on, so
+    // without `exec` in the script the engine and its nats-server kept running with no parent.
+    dir = await mkdtemp(join(tmpdir(), 'af-serve-'));
+    const natsPort = await freePort();
+    const env = embeddedEnv(natsPort, { AF_NATS_STORE_DIR: dir, AF_LOG_LEVEL: 'warn' });
+    const { proc, out, exited } = await startUntil('npm', ['run', '--silent', 'serve'], ROOT, env, '"ready":true');
+    group = proc.pid!;
+    const ready = JSON.parse(out.stdout.slice(out.stdout.indexOf('{"ready"')).split('\n')[0]!) as { http: string };
+    const httpPort = Number(new URL(ready.http).port);
+    expect(await portOpen(natsPort)).toBe(true);
+    expect(await portOpen(httpPort)).toBe(true);
+
+    process.kill(proc.pid!, 'SIGTERM');
+    expect(await exited).toBe(0);
+    expect(out.stderr).not.toMatch(/Error|\n\s+at /);
+    expect(await closed(httpPort, natsPort)).toBe(true);
+    // No process of npm's group is left (the engine was in it; nats-server has a group of its own
+    // and its port is closed).
+    expect(() => process.kill(-group, 0)).toThrow();
+    group = 0;
   }, 90_000);
 });
