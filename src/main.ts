@@ -6,6 +6,7 @@ import { httpOptionsFromCli } from './transport/http-options.js';
 import { inspectOptionsFromCli } from './observability/inspector.js';
 import { ActorFlowClient } from './sdk/client.js';
 import { devUser, natsAuthFromEnv } from './nats/connect-options.js';
+import { untilStopSignal } from './stop-signal.js';
 import { formatTimeline, registerOrderTypes, startOrderParticipants, ORDER_WORKFLOW } from './demo/order-fulfilment.js';
 
 /**
@@ -63,10 +64,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       `    -d '{"domain":"demo","workflowId":"order-'$RANDOM'","workflowType":{"name":"${ORDER_WORKFLOW.name}","version":"${ORDER_WORKFLOW.version}"}}'`,
     ].join('\n'));
   }
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await untilStopSignal();
   await shutdown();
   return 0;
 }

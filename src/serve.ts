@@ -5,10 +5,12 @@ import { startNode } from './server.js';
 import { httpOptionsFromCli } from './transport/http-options.js';
 import { inspectOptionsFromCli } from './observability/inspector.js';
 import { devUser } from './nats/connect-options.js';
+import { untilStopSignal } from './stop-signal.js';
 
 /**
  * An engine node without the demo: joins NATS_URL, or runs the embedded nats-server. SIGTERM or
- * SIGINT stops it gracefully (no new requests, in-flight ones finish, then it exits).
+ * SIGINT stops it gracefully (no new requests, in-flight ones finish, then it exits); a second
+ * Ctrl-C exits at once (see stop-signal.ts).
  */
 export async function serve(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   let embedded: EmbeddedNats | undefined;
@@ -18,10 +20,7 @@ export async function serve(argv: readonly string[] = process.argv.slice(2)): Pr
     .catch(async (e: unknown) => { await embedded?.stop(); throw e; });
   process.send?.({ ready: true });
   console.log(JSON.stringify({ ready: true, nats: node.config.natsUrl, http: node.http?.url, inspector: node.inspector?.url }));
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await untilStopSignal();
   await node.stop();
   await embedded?.stop();
 }
