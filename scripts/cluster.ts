@@ -12,6 +12,7 @@ import { devUser, NATS_USERS } from '../src/nats/connect-options.js';
 import { natsServerBinary } from '../src/nats/server-binary.js';
 import { durabilityFromEnv, withDurability } from '../src/nats/durability.js';
 import { ENGINE_NODE_FLAGS } from '../src/node-flags.js';
+import { untilStopSignal } from '../src/stop-signal.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const DIR = 'deploy/cluster';
@@ -28,6 +29,10 @@ function envFile(path: string): Record<string, string> {
 }
 
 const children: { name: string; proc: ChildProcess }[] = [];
+// However this script ends (an error, a second Ctrl-C), no server or engine it started outlives it.
+process.once('exit', () => {
+  for (const { proc } of children) if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+});
 const prefixed = (name: string) => (chunk: Buffer) => {
   for (const line of chunk.toString().split('\n')) if (line.trim()) process.stderr.write(`[${name}] ${line}\n`);
 };
@@ -99,7 +104,9 @@ async function main(): Promise<void> {
   for (const role of ['engine', 'worker'] as const) env[NATS_USERS[role].passwordEnv] = devUser(role, process.env).password;
   for (let i = 1; i <= 3; i++) {
     mkdirSync(`.data/cluster/n${i}`, { recursive: true });
-    const proc = spawn(natsServerBinary(), ['-c', serverConfig(i)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    // A process group of its own: Ctrl-C in the terminal signals the whole foreground group, and the
+    // servers must outlive the engines' graceful stop (they hand their partitions over through NATS).
+    const proc = spawn(natsServerBinary(), ['-c', serverConfig(i)], { env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
     // Only fatal lines: route dial errors are normal while the three servers come up.
     proc.stderr!.on('data', (c: Buffer) => { for (const l of c.toString().split('\n')) if (/\[FTL\]/.test(l)) process.stderr.write(`[nats-${i}] ${l}\n`); });
     children.push({ name: `nats-${i}`, proc });
@@ -130,7 +137,8 @@ async function main(): Promise<void> {
   for (const { name, proc } of children) {
     proc.once('exit', (code, signal) => { if (!stopping) console.error(`${name} exited (${signal ?? code})`); });
   }
-  await new Promise<void>((resolve) => { process.once('SIGINT', resolve); process.once('SIGTERM', resolve); });
+  // A second Ctrl-C exits at once; the exit handler below still stops every child.
+  await untilStopSignal();
   stopping = true;
   console.log('stopping: engines, then nats-servers…');
   await stopAll();
