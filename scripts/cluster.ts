@@ -137,7 +137,7 @@ async function main(): Promise<void> {
   for (const { name, proc } of children) {
     proc.once('exit', (code, signal) => { if (!stopping) console.error(`${name} exited (${signal ?? code})`); });
   }
-  // A second Ctrl-C exits at once; the exit handler below still stops every child.
+  // Ctrl-C again, a second or more later, exits at once; the exit handler above still stops every child.
   await untilStopSignal();
   stopping = true;
   console.log('stopping: engines, then nats-servers…');

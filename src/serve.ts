@@ -9,8 +9,8 @@ import { untilStopSignal } from './stop-signal.js';
 
 /**
  * An engine node without the demo: joins NATS_URL, or runs the embedded nats-server. SIGTERM or
- * SIGINT stops it gracefully (no new requests, in-flight ones finish, then it exits); a second
- * Ctrl-C exits at once (see stop-signal.ts).
+ * SIGINT stops it gracefully (no new requests, in-flight ones finish, then it exits); Ctrl-C
+ * again, a second or more later, exits at once (see stop-signal.ts).
  */
 export async function serve(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   let embedded: EmbeddedNats | undefined;

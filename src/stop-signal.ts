@@ -14,7 +14,8 @@ export const REPEAT_WINDOW_MS = 1000;
  * - SIGTERM while stopping (a supervisor after a Ctrl-C, npm run cluster signalling an engine that
  *   got the Ctrl-C too) leaves the graceful stop to finish.
  */
-export function untilStopSignal(write: (line: string) => void = (line) => { process.stderr.write(`${line}\n`); }): Promise<NodeJS.Signals> {
+export function untilStopSignal(): Promise<NodeJS.Signals> {
+  const write = (line: string) => { process.stderr.write(`${line}\n`); };
   return new Promise((resolve) => {
     let since: number | undefined;
     const onSignal = (signal: NodeJS.Signals) => {

@@ -120,36 +120,22 @@ describe('an engine on its embedded nats-server signalled again while it stops',
     for (const d of dirs) await rm(d, { recursive: true, force: true });
   });
 
-  const serve = async () => {
+  // A second signal while the first's graceful stop runs: Ctrl-C again used to find no handler and
+  // kill the engine, and no exit handler stopped its server (left holding its port). Sent apart, or
+  // the kernel merges them into one; within a second, and within the ~60 ms stop of an idle node.
+  it.each([
+    ['Ctrl-C pressed twice is one graceful stop that takes the embedded server with it', 'SIGINT', 10],
+    ['a SIGTERM after the Ctrl-C lets the graceful stop finish', 'SIGTERM', 30],
+  ] as const)('%s', async (_title, second, gapMs) => {
     const dir = await mkdtemp(join(tmpdir(), 'af-resignal-'));
     dirs.push(dir);
     const natsPort = await freePort();
-    const env = embeddedEnv(natsPort, { AF_NATS_STORE_DIR: dir });
-    const started = await startUntil(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'src', 'serve.ts')], ROOT, env, '"ready":true');
-    groups.push(started.proc.pid!);
+    const { proc, out, exited } = await startUntil(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'src', 'serve.ts')], ROOT, embeddedEnv(natsPort, { AF_NATS_STORE_DIR: dir }), '"ready":true');
+    groups.push(proc.pid!);
     expect(await portOpen(natsPort)).toBe(true);
-    return { ...started, natsPort };
-  };
-
-  it('Ctrl-C pressed twice is one graceful stop that takes the embedded server with it (it was left holding its port)', async () => {
-    const { proc, out, exited, natsPort } = await serve();
     process.kill(-proc.pid!, 'SIGINT');
-    // Apart, or the kernel merges them into one; within the stop's ~60 ms of an idle node.
-    await new Promise((r) => setTimeout(r, 10));
-    try { process.kill(-proc.pid!, 'SIGINT'); } catch { /* the graceful stop was already over */ }
-    // The second one used to find no handler and kill the engine, and no exit handler stopped its server.
-    expect(await exited).toBe(0);
-    expect(out.stdout).toContain('engine node stopped');
-    expect(out.stderr).not.toMatch(/\n\s+at /);
-    expect(await closed(natsPort)).toBe(true);
-  }, 90_000);
-
-  it('a SIGTERM after the Ctrl-C lets the graceful stop finish', async () => {
-    const { proc, out, exited, natsPort } = await serve();
-    process.kill(-proc.pid!, 'SIGINT');
-    // Sent together, the two may be handled in either order; SIGTERM then Ctrl-C would rightly force.
-    await new Promise((r) => setTimeout(r, 30));
-    try { process.kill(-proc.pid!, 'SIGTERM'); } catch { /* the graceful stop was already over */ }
+    await new Promise((r) => setTimeout(r, gapMs));
+    try { process.kill(-proc.pid!, second); } catch { /* the graceful stop was already over */ }
     expect(await exited).toBe(0);
     expect(out.stdout).toContain('engine node stopped');
     expect(out.stderr).not.toMatch(/\n\s+at /);
