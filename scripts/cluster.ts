@@ -99,6 +99,8 @@ function serverConfig(i: number): string {
 }
 
 async function main(): Promise<void> {
+  // First, before anything is started: a Ctrl-C while the cluster comes up stops it once it is up.
+  const stopSignal = untilStopSignal();
   process.chdir(ROOT);
   const env = { ...process.env };
   for (const role of ['engine', 'worker'] as const) env[NATS_USERS[role].passwordEnv] = devUser(role, process.env).password;
@@ -138,7 +140,7 @@ async function main(): Promise<void> {
     proc.once('exit', (code, signal) => { if (!stopping) console.error(`${name} exited (${signal ?? code})`); });
   }
   // Ctrl-C again, a second or more later, exits at once; the exit handler above still stops every child.
-  await untilStopSignal();
+  await stopSignal;
   stopping = true;
   console.log('stopping: engines, then nats-servers…');
   await stopAll();

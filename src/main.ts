@@ -15,6 +15,9 @@ import { formatTimeline, registerOrderTypes, startOrderParticipants, ORDER_WORKF
  */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
   const demoOnly = argv.includes('--demo-only');
+  // First, before anything is started (see serve.ts); a Ctrl-C during the demo ends it early.
+  let stopRequested = false;
+  const stopSignal = untilStopSignal().then(() => { stopRequested = true; });
   let embedded: EmbeddedNats | undefined;
   if (!process.env.NATS_URL) embedded = await startEmbeddedNats();  // AF_NATS_PORT, AF_DURABILITY
   const natsUrl = process.env.NATS_URL ?? embedded!.url;
@@ -36,7 +39,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   console.log(`started ${workflowId} (run ${runId})`);
   let status = 'OPEN';
   const deadline = Date.now() + 30_000;
-  while (status === 'OPEN' && Date.now() < deadline) {
+  while (status === 'OPEN' && Date.now() < deadline && !stopRequested) {
     await new Promise((r) => setTimeout(r, 50));
     const d = await client.call<{ executionInfo: { executionStatus: string; closeStatus?: string } }>('DescribeWorkflowExecution', { domain, execution: { workflowId, runId } });
     status = d.executionInfo.executionStatus === 'OPEN' ? 'OPEN' : d.executionInfo.closeStatus ?? 'CLOSED';
@@ -50,9 +53,10 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     await node.stop();
     await embedded?.stop();
   };
-  if (demoOnly) {
+  if (demoOnly || stopRequested) {
     await shutdown();
-    return ok ? 0 : 1;
+    // Stopped by a signal before serving began: a normal stop. --demo-only reports the demo's outcome.
+    return ok || !demoOnly ? 0 : 1;
   }
   console.log('\nengine serving on', natsUrl, `and ${node.http?.url} (AWS JSON 1.0, SimpleWorkflowService)`, '- press Ctrl-C to stop');
   if (node.http) console.log(`web console: ${node.http.url}/console/   readiness: ${node.http.url}/readyz`);
@@ -64,7 +68,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       `    -d '{"domain":"demo","workflowId":"order-'$RANDOM'","workflowType":{"name":"${ORDER_WORKFLOW.name}","version":"${ORDER_WORKFLOW.version}"}}'`,
     ].join('\n'));
   }
-  await untilStopSignal();
+  await stopSignal;
   await shutdown();
   return 0;
 }

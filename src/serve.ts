@@ -13,6 +13,9 @@ import { untilStopSignal } from './stop-signal.js';
  * again, a second or more later, exits at once (see stop-signal.ts).
  */
 export async function serve(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  // First, before anything is started: a Ctrl-C while the node starts is then a graceful stop once
+  // it is up, not Node's default death that leaves the embedded nats-server holding its port.
+  const stopSignal = untilStopSignal();
   let embedded: EmbeddedNats | undefined;
   if (!process.env.NATS_URL) embedded = await startEmbeddedNats();  // AF_NATS_PORT, AF_DURABILITY
   // On the embedded server the node is nats.conf's `engine` user; with NATS_URL, NATS_USER/NATS_PASSWORD say who it is.
@@ -20,7 +23,7 @@ export async function serve(argv: readonly string[] = process.argv.slice(2)): Pr
     .catch(async (e: unknown) => { await embedded?.stop(); throw e; });
   process.send?.({ ready: true });
   console.log(JSON.stringify({ ready: true, nats: node.config.natsUrl, http: node.http?.url, inspector: node.inspector?.url }));
-  await untilStopSignal();
+  await stopSignal;
   await node.stop();
   await embedded?.stop();
 }

@@ -5,7 +5,9 @@ export const REPEAT_WINDOW_MS = 1000;
  * Resolves on the first SIGINT or SIGTERM: the program's graceful stop begins. The handlers stay
  * installed while it runs, because a signal with no handler kills a Node process outright, and then
  * no `exit` handler runs: an embedded nats-server (a process group of its own, see embedded-nats.ts)
- * was left running and holding its port.
+ * was left running and holding its port. Call it first, before the program starts anything: a
+ * signal while it starts then waits for the start to finish and stops it, where Node's default
+ * would leave what was started so far behind.
  *
  * - Ctrl-C again, a second or more after the first, means "now": the process exits with 130 and its
  *   `exit` handlers stop what it started. Sooner, it is the same Ctrl-C twice: a terminal signals the

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,14 +36,21 @@ function embeddedEnv(natsPort: number, extra: NodeJS.ProcessEnv = {}): NodeJS.Pr
  * every process in it) and waits until its output shows `ready`.
  */
 async function startUntil(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, ready: string) {
+  const started = startInGroup(command, args, cwd, env);
+  const { proc, out } = started;
+  const deadline = Date.now() + 45_000;
+  while (!out.stdout.includes(ready) && Date.now() < deadline && proc.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+  expect(out.stdout, out.stderr).toContain(ready);
+  return started;
+}
+
+/** Starts `command` in a process group of its own, gathering its output. */
+function startInGroup(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv) {
   const proc: ChildProcess = spawn(command, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
   const out = { stdout: '', stderr: '' };
   proc.stdout!.on('data', (c: Buffer) => { out.stdout += c.toString(); });
   proc.stderr!.on('data', (c: Buffer) => { out.stderr += c.toString(); });
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 45_000;
-  while (!out.stdout.includes(ready) && Date.now() < deadline && proc.exitCode === null) await new Promise((r) => setTimeout(r, 50));
-  expect(out.stdout, out.stderr).toContain(ready);
   return { proc, out, exited };
 }
 
@@ -137,6 +144,44 @@ describe('an engine on its embedded nats-server signalled again while it stops',
     await new Promise((r) => setTimeout(r, gapMs));
     try { process.kill(-proc.pid!, second); } catch { /* the graceful stop was already over */ }
     expect(await exited).toBe(0);
+    expect(out.stdout).toContain('engine node stopped');
+    expect(out.stderr).not.toMatch(/\n\s+at /);
+    expect(await closed(natsPort)).toBe(true);
+  }, 90_000);
+});
+
+describe('an engine on its embedded nats-server stopped with Ctrl-C while it starts', () => {
+  const dirs: string[] = [];
+  const groups: number[] = [];
+  afterAll(async () => {
+    for (const g of groups) { try { process.kill(-g, 'SIGKILL'); } catch { /* gone */ } }
+    // A server the engine failed to stop is in a group of its own: found by its store folder.
+    for (const pid of await readdir('/proc').catch(() => [])) {
+      const cmd = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+      if (cmd.includes('nats-server') && dirs.some((d) => cmd.includes(d))) { try { process.kill(Number(pid), 'SIGKILL'); } catch { /* gone */ } }
+    }
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  });
+
+  // The signal comes as soon as the embedded server listens, while the node still starts on it
+  // (`npm start` also runs its demo then). With the handlers installed only once the node served,
+  // Node's default killed it and the server, a process group of its own, kept holding its port.
+  it.each([
+    ['actorflow serve', 'serve.ts', '"ready":true'],
+    ['npm start', 'main.ts', 'press Ctrl-C'],
+  ] as const)('%s stops once started, and takes the server with it', async (_title, program, ready) => {
+    const dir = await mkdtemp(join(tmpdir(), 'af-early-'));
+    dirs.push(dir);
+    await copyFile(join(ROOT, 'nats.conf'), join(dir, 'nats.conf'));
+    const natsPort = await freePort();
+    const { proc, out, exited } = startInGroup(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'src', program)], dir, embeddedEnv(natsPort, { AF_NATS_STORE_DIR: dir }));
+    groups.push(proc.pid!);
+    const until = Date.now() + 45_000;
+    while (!(await portOpen(natsPort)) && Date.now() < until && proc.exitCode === null) await new Promise((r) => setTimeout(r, 5));
+    const readyBefore = out.stdout.includes(ready);
+    process.kill(-proc.pid!, 'SIGINT');
+    expect(await exited, out.stderr).toBe(0);
+    expect(readyBefore).toBe(false);  // the signal came while the node started, not after
     expect(out.stdout).toContain('engine node stopped');
     expect(out.stderr).not.toMatch(/\n\s+at /);
     expect(await closed(natsPort)).toBe(true);
