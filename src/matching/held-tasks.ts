@@ -15,13 +15,16 @@ const DEMAND_EVERY_MS = 250;
 const DEMAND_FRESH_MS = 2 * DEMAND_EVERY_MS;
 /** How long a publish keeps retrying (an R3 stream electing a leader). */
 const PUBLISH_RETRY_MS = 30_000;
+/** A count waits this long at most for a publish in flight to say where its task is. */
+const COUNT_WAIT_MS = 2000;
 
 interface Held {
   task: TaskMessage;
   list: LocalTaskList;
   /** Its message in AF_TASKS once published. */
   seq?: number;
-  publishing?: boolean;
+  /** While it is being published: settles when the publish succeeded or failed. */
+  publishing?: Promise<void>;
   timer?: NodeJS.Timeout;
 }
 
@@ -83,12 +86,19 @@ export class HeldTasks {
     this.release(key, false);
   }
 
-  /** Tasks of `list` held here and not in JetStream (counted with the stream's). */
-  unpublished(list: LocalTaskList): number {
+  /**
+   * Tasks of `list` held here that a read of the stream did not count: not published, or stored
+   * after the read (`storedThrough`: the stream's last sequence then). A publish in flight is waited
+   * for: the stream may have stored its task before the ack comes back here, and counting it both
+   * there and here made the count one too high (up to COUNT_WAIT_MS; a publish still retrying then
+   * counts here).
+   */
+  async notCountedBy(list: LocalTaskList, storedThrough: number): Promise<number> {
     let n = 0;
     for (const key of list.heldKeys()) {
       const h = this.held.get(key);
-      if (h && h.seq === undefined) n++;
+      if (h?.publishing) await Promise.race([h.publishing, new Promise((r) => setTimeout(r, COUNT_WAIT_MS).unref())]);
+      if (h && this.held.get(key) === h && (h.seq === undefined || h.seq > storedThrough)) n++;
     }
     return n;
   }
@@ -110,13 +120,12 @@ export class HeldTasks {
   private publish(key: string, h: Held): void {
     if (h.seq !== undefined || h.publishing) return;
     clearTimeout(h.timer);
-    h.publishing = true;
-    retry(() => this.publishFresh(h.task), { firstMs: 100, capMs: 2000, forMs: PUBLISH_RETRY_MS, signal: this.stopped.signal }).then((seq) => {
-      h.publishing = false;
+    h.publishing = retry(() => this.publishFresh(h.task), { firstMs: 100, capMs: 2000, forMs: PUBLISH_RETRY_MS, signal: this.stopped.signal }).then((seq) => {
+      h.publishing = undefined;
       if (this.held.get(key) === h) h.seq = seq;
       else void this.remove(seq);
     }, (e: unknown) => {
-      h.publishing = false;
+      h.publishing = undefined;
       if (this.stopped.signal.aborted) return;
       this.onError(e);
       if (this.held.get(key) === h) h.timer = setTimeout(() => this.publish(key, h), HOLD_MAX_MS);

@@ -38,20 +38,23 @@ export class TaskLanes {
     private readonly s: Subjects, private readonly domain: string, private readonly kind: 'd' | 'a', private readonly taskList: string,
     private readonly idleMs: number) {}
 
-  /** Messages per priority (pending plus handed out, not yet acked): exact, and needs no consumer. */
-  static async counts(jsm: JetStreamManager, s: Subjects, domain: string, kind: 'd' | 'a', taskList: string): Promise<Map<number, number>> {
+  /**
+   * Messages per priority (pending plus handed out, not yet acked): exact, and needs no consumer.
+   * `storedThrough`: the stream's last sequence when they were counted.
+   */
+  static async counts(jsm: JetStreamManager, s: Subjects, domain: string, kind: 'd' | 'a', taskList: string): Promise<{ counts: Map<number, number>; storedThrough: number }> {
     const info = await jsm.streams.info(s.streams.tasks, { subjects_filter: s.taskLanes(domain, kind, taskList) });
     const counts = new Map<number, number>();
     for (const [subject, n] of Object.entries(info.state.subjects ?? {})) {
       const p = laneOf(subject);
       if (p !== undefined && n > 0) counts.set(p, n);
     }
-    return counts;
+    return { counts, storedThrough: info.state.last_seq };
   }
 
   /** The priorities that hold a message now, highest first. */
   async nonEmpty(): Promise<number[]> {
-    const counts = await TaskLanes.counts(this.jsm, this.s, this.domain, this.kind, this.taskList);
+    const { counts } = await TaskLanes.counts(this.jsm, this.s, this.domain, this.kind, this.taskList);
     return [...counts.keys()].sort((a, b) => b - a);
   }
 

@@ -139,15 +139,17 @@ export class TaskQueues {
 
   /**
    * Count of tasks waiting for a task list: the work queue's messages on its subjects (pending plus
-   * handed out, not yet acked) and those held here unpublished. Exact on one node; on several, a
-   * task another node holds counts once it is published (within HOLD_MAX_MS; AWS calls its count
-   * approximate). Needs no consumer, so counting makes none.
+   * handed out, not yet acked) and those held here that the stream did not count (see
+   * HeldTasks.notCountedBy). Exact on one node; on several, a task another node holds counts once
+   * it is published (within HOLD_MAX_MS; AWS calls its count approximate). Needs no consumer, so
+   * counting makes none.
    */
   async pending(domain: string, kind: 'd' | 'a', taskList: string): Promise<number> {
+    const { counts, storedThrough } = await TaskLanes.counts(this.jsm, this.s, domain, kind, taskList);
+    let n = 0;
+    for (const c of counts.values()) n += c;
     const l = this.lists.get(TaskQueues.key(domain, kind, taskList));
-    let n = l ? this.held.unpublished(l) : 0;
-    for (const c of (await TaskLanes.counts(this.jsm, this.s, domain, kind, taskList)).values()) n += c;
-    return n;
+    return l ? n + await this.held.notCountedBy(l, storedThrough) : n;
   }
 
   /** Task lists this node keeps locally (pollers waiting now or recently). */
