@@ -10,6 +10,7 @@
  * stores. The short version runs in the test suite (test/cluster/chaos.test.ts).
  */
 import { parseArgs } from 'node:util';
+import { untilStopSignal } from '../src/stop-signal.js';
 import { formatChaosReport, runChaos } from '../test/helpers/chaos-run.js';
 
 const { values } = parseArgs({
@@ -29,11 +30,10 @@ const positive = (name: string, v: string) => {
   return n;
 };
 
-// Ctrl-C stops the processes the run started (then exits) instead of leaving them behind.
+// Ctrl-C stops the processes the run started (then exits) instead of leaving them behind; Ctrl-C
+// again, a second or more later, exits at once (see stop-signal.ts).
 let stopTopology: (() => Promise<void>) | undefined;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => { void (stopTopology?.() ?? Promise.resolve()).finally(() => process.exit(130)); });
-}
+void untilStopSignal().then(() => (stopTopology?.() ?? Promise.resolve()).finally(() => process.exit(130)));
 
 async function main(): Promise<number> {
   const mode = values.mode;
