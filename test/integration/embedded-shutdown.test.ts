@@ -54,6 +54,25 @@ function startInGroup(command: string, args: string[], cwd: string, env: NodeJS.
   return { proc, out, exited };
 }
 
+/**
+ * The store folders and process groups a describe's tests fill in, removed and killed after them,
+ * with any nats-server still running on one of those folders (a group of its own, so only found
+ * by its store folder when an engine failed to stop it).
+ */
+function cleanedUpAfterAll(): { dirs: string[]; groups: number[] } {
+  const dirs: string[] = [];
+  const groups: number[] = [];
+  afterAll(async () => {
+    for (const g of groups) { try { process.kill(-g, 'SIGKILL'); } catch { /* gone */ } }
+    for (const pid of await readdir('/proc').catch(() => [])) {
+      const cmd = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+      if (cmd.includes('nats-server') && dirs.some((d) => cmd.includes(d))) { try { process.kill(Number(pid), 'SIGKILL'); } catch { /* gone */ } }
+    }
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  });
+  return { dirs, groups };
+}
+
 describe('npm start (engine, demo and embedded nats-server) stopped with Ctrl-C', () => {
   let dir = '';
   afterAll(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
@@ -120,12 +139,7 @@ describe('npm run serve stopped by a SIGTERM to the npm process alone (a supervi
 });
 
 describe('an engine on its embedded nats-server signalled again while it stops', () => {
-  const dirs: string[] = [];
-  const groups: number[] = [];
-  afterAll(async () => {
-    for (const g of groups) { try { process.kill(-g, 'SIGKILL'); } catch { /* gone */ } }
-    for (const d of dirs) await rm(d, { recursive: true, force: true });
-  });
+  const { dirs, groups } = cleanedUpAfterAll();
 
   // A second signal while the first's graceful stop runs: Ctrl-C again used to find no handler and
   // kill the engine, and no exit handler stopped its server (left holding its port). Sent apart, or
@@ -151,17 +165,7 @@ describe('an engine on its embedded nats-server signalled again while it stops',
 });
 
 describe('an engine on its embedded nats-server stopped with Ctrl-C while it starts', () => {
-  const dirs: string[] = [];
-  const groups: number[] = [];
-  afterAll(async () => {
-    for (const g of groups) { try { process.kill(-g, 'SIGKILL'); } catch { /* gone */ } }
-    // A server the engine failed to stop is in a group of its own: found by its store folder.
-    for (const pid of await readdir('/proc').catch(() => [])) {
-      const cmd = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-      if (cmd.includes('nats-server') && dirs.some((d) => cmd.includes(d))) { try { process.kill(Number(pid), 'SIGKILL'); } catch { /* gone */ } }
-    }
-    for (const d of dirs) await rm(d, { recursive: true, force: true });
-  });
+  const { dirs, groups } = cleanedUpAfterAll();
 
   // The signal comes as soon as the embedded server listens, while the node still starts on it
   // (`npm start` also runs its demo then). With the handlers installed only once the node served,
