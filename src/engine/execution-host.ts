@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { Fault } from '../protocol/faults.js';
+import { settledWithin } from '../protocol/settled-within.js';
 import { HistoryConflictError } from '../history/history-store.js';
 import { DamagedRecordError } from '../history/quarantine.js';
 import type { EngineClock } from './clock.js';
@@ -207,12 +208,7 @@ export class ExecutionHost<X extends LiveExecution, M = unknown> {
     const going = [...this.live].filter(([, x]) => this.kind.partitionOf(x) === partition);
     for (const [, x] of going) x.freeze();
     const busy = new Set(going.map(([id]) => id));
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all(going.map(([id, x]) => x.settled().then(() => busy.delete(id)))),
-      new Promise((r) => { timer = setTimeout(r, settleMs); }),
-    ]);
-    clearTimeout(timer);
+    await settledWithin(Promise.all(going.map(([id, x]) => x.settled().then(() => busy.delete(id)))), settleMs);
     if (busy.size > 0) this.log.warn({ partition, busy: [...busy].slice(0, 5), count: busy.size }, 'executions still busy when the partition was released');
     const inP = (id: string) => this.sleeping.get(id)?.partition === partition;
     this.wakeups.removeWhere(inP);

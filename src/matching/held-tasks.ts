@@ -3,6 +3,7 @@ import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { randomBytes } from 'node:crypto';
 import { encode } from '../protocol/codec.js';
 import { retry } from '../protocol/retry.js';
+import { settledWithin } from '../protocol/settled-within.js';
 import type { Subjects } from '../nats/subjects.js';
 import type { LocalTaskList } from './local-task-list.js';
 import type { TaskMessage } from './task-message.js';
@@ -97,7 +98,7 @@ export class HeldTasks {
     let n = 0;
     for (const key of list.heldKeys()) {
       const h = this.held.get(key);
-      if (h?.publishing) await Promise.race([h.publishing, new Promise((r) => setTimeout(r, COUNT_WAIT_MS).unref())]);
+      if (h?.publishing) await settledWithin(h.publishing, COUNT_WAIT_MS);
       if (h && this.held.get(key) === h && (h.seq === undefined || h.seq > storedThrough)) n++;
     }
     return n;

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { settledWithin } from '../../protocol/settled-within.js';
 import type { SfnInputEvent } from '../compile/contract.js';
 import type { IntegrationCall, IntegrationResult, MockHook } from '../integrations/integration.js';
 import type { IntegrationRegistry } from '../integrations/registry.js';
@@ -71,10 +72,7 @@ export class IntegrationRunner {
    */
   async submitted(executionArn: string, key: string, maxMs = SUBMIT_WAIT_MS): Promise<void> {
     const p = this.submitting.get(`${key}@${executionArn}`);
-    if (!p) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([p, new Promise<void>((resolve) => { timer = setTimeout(resolve, maxMs); })]);
-    clearTimeout(timer);
+    if (p) await settledWithin(p, maxMs);
   }
 
   /** Aborts the call of a task whose state ended (timeout, stop, a failed sibling branch). */
