@@ -17,7 +17,8 @@
  * too: on a shared machine other work skews every number.
  *
  * Knobs (env): CLIENTS, DECIDERS, WORKERS (per client process), ROUNDS, IN_FLIGHT (comma list,
- * default "1,50,200"), BENCH_DEBUG=1 prints every client error as it happens.
+ * default "1,50,200"), BENCH_DEBUG=1 prints every client error as it happens; PROFILE=1 and
+ * ENGINE_NODE_ARGS as in bench-kit's startEngineProcess.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
@@ -28,9 +29,8 @@ import {
   PollForActivityTaskCommand, PollForDecisionTaskCommand, RespondActivityTaskCompletedCommand, RespondDecisionTaskCompletedCommand,
   GetWorkflowExecutionHistoryCommand, StartWorkflowExecutionCommand, SWFClient, type HistoryEvent,
 } from '@aws-sdk/client-swf';
-import { spawnEngine } from '../helpers/engine-process.js';
 import { startNatsServer } from '../helpers/nats-server.js';
-import { cpuMsOf, fmt, pct, printTable } from './bench-kit.js';
+import { cpuMsOf, fmt, pct, printTable, startEngineProcess } from './bench-kit.js';
 import { ACTIVITIES, decideOrder, ORDER_TYPE, registerOrder } from '../helpers/swf-sdk-order.js';
 
 // Node 20 is this project's floor; the SDK's notice that later releases need 22 is noise here.
@@ -236,7 +236,7 @@ async function phase(clients: ClientProc[], tag: string, inFlight: number, round
 
 async function main(): Promise<void> {
   const server = await startNatsServer();
-  const engine = await spawnEngine(server.url, { AF_HTTP_PORT: '0', AF_ACCESS_KEYS: '', AF_ACCESS_KEYS_FILE: '', AF_LOG_LEVEL: 'warn' });
+  const engine = await startEngineProcess(server.url, { AF_HTTP_PORT: '0', AF_ACCESS_KEYS: '', AF_ACCESS_KEYS_FILE: '' });
   const endpoint = engine.http;
   const clients: ClientProc[] = [];
   const cleanup = async () => {
