@@ -12,6 +12,7 @@ import { devUser, NATS_USERS } from '../src/nats/connect-options.js';
 import { natsServerBinary } from '../src/nats/server-binary.js';
 import { durabilityFromEnv, withDurability } from '../src/nats/durability.js';
 import { ENGINE_NODE_FLAGS } from '../src/node-flags.js';
+import { stopsWhenWeDie } from '../src/child-guard.js';
 import { untilStopSignal } from '../src/stop-signal.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
@@ -28,10 +29,14 @@ function envFile(path: string): Record<string, string> {
   return out;
 }
 
-const children: { name: string; proc: ChildProcess }[] = [];
-// However this script ends (an error, a second Ctrl-C), no server or engine it started outlives it.
+const children: { name: string; proc: ChildProcess; dismissGuard: () => void }[] = [];
+// However this script ends (an error, a second Ctrl-C), no server or engine it started outlives it;
+// killed outright (no exit handler runs), each child's guard stops it.
 process.once('exit', () => {
-  for (const { proc } of children) if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+  for (const { proc, dismissGuard } of children) {
+    dismissGuard();
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+  }
 });
 const prefixed = (name: string) => (chunk: Buffer) => {
   for (const line of chunk.toString().split('\n')) if (line.trim()) process.stderr.write(`[${name}] ${line}\n`);
@@ -111,7 +116,7 @@ async function main(): Promise<void> {
     const proc = spawn(natsServerBinary(), ['-c', serverConfig(i)], { env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
     // Only fatal lines: route dial errors are normal while the three servers come up.
     proc.stderr!.on('data', (c: Buffer) => { for (const l of c.toString().split('\n')) if (/\[FTL\]/.test(l)) process.stderr.write(`[nats-${i}] ${l}\n`); });
-    children.push({ name: `nats-${i}`, proc });
+    children.push({ name: `nats-${i}`, proc, dismissGuard: stopsWhenWeDie(proc) });
   }
   await waitForJetStream();
   const startEngine = (i: number) => {
@@ -121,7 +126,7 @@ async function main(): Promise<void> {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     proc.stderr!.on('data', prefixed(`engine-${i}`));
-    children.push({ name: `engine-${i}`, proc });
+    children.push({ name: `engine-${i}`, proc, dismissGuard: stopsWhenWeDie(proc) });
     return engineReady(proc, `http://127.0.0.1:${engineEnv.AF_HTTP_PORT ?? 8080}`);
   };
   // The first node creates the R3 streams and buckets and the partition count; then the others join.

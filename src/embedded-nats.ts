@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { devUser, NATS_USERS } from './nats/connect-options.js';
 import { natsServerBinary } from './nats/server-binary.js';
+import { stopsWhenWeDie } from './child-guard.js';
 import { durabilityFromEnv, withDurability, type Durability } from './nats/durability.js';
 
 export interface EmbeddedNats {
@@ -70,7 +71,12 @@ export async function startEmbeddedNats(o: EmbeddedNatsOptions = embeddedNatsOpt
   // Its own process group: Ctrl-C in a terminal signals the whole foreground group, and the server
   // must outlive the engine's graceful stop (which still writes), so the engine stops it last.
   const proc: ChildProcess = spawn(natsServerBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'], env, detached: true });
-  const stopWithUs = () => { if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM'); };
+  // A SIGKILL or the OOM killer runs no exit handler: the guard then stops the server.
+  const dismissGuard = stopsWhenWeDie(proc);
+  const stopWithUs = () => {
+    dismissGuard();
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+  };
   process.once('exit', stopWithUs);
   let stderr = '';
   proc.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
@@ -86,9 +92,11 @@ export async function startEmbeddedNats(o: EmbeddedNatsOptions = embeddedNatsOpt
     url,
     stop: () => new Promise<void>((resolve) => {
       process.removeListener('exit', stopWithUs);
+      dismissGuard();
       if (proc.exitCode !== null) return resolve();
       proc.once('exit', () => resolve());
       proc.kill('SIGTERM');
     }),
   };
 }
+
