@@ -23,6 +23,8 @@ export interface EmbeddedNatsOptions {
   storeDir?: string;
   /** Monitoring port (`/varz`, `/jsz`), off by default. */
   httpPort?: number;
+  /** Where lines about the server's restarts go (default stderr). */
+  log?: (line: string) => void;
 }
 
 /**
@@ -41,6 +43,8 @@ export function embeddedNatsOptionsFromEnv(env: NodeJS.ProcessEnv = process.env)
  * The users of nats.conf get AF_NATS_ENGINE_PASSWORD / AF_NATS_WORKER_PASSWORD, else the development
  * passwords; connect with `devUser('engine')` / `devUser('worker')`. With `durability: 'fsync'` the
  * server runs a copy of the config with `sync_interval: always`, written to .data/nats.effective.conf.
+ * A server that exits on its own while the node runs is started again (backing off from 250 ms to
+ * 30 s between tries); a node killed outright takes its server with it (child-guard.ts).
  */
 export async function startEmbeddedNats(o: EmbeddedNatsOptions = embeddedNatsOptionsFromEnv()): Promise<EmbeddedNats> {
   const confPath = o.confPath ?? 'nats.conf';
@@ -68,35 +72,85 @@ export async function startEmbeddedNats(o: EmbeddedNatsOptions = embeddedNatsOpt
   if (o.httpPort) args.push('-m', String(o.httpPort));
   const env = { ...process.env };
   for (const role of ['engine', 'worker'] as const) env[NATS_USERS[role].passwordEnv] = devUser(role, process.env).password;
+  const say = o.log ?? ((line: string) => { process.stderr.write(`${line}\n`); });
+  let server = await launch(args, env);
+  let stopping = false;
+  let restarts = 0;
+  let stopped: Promise<void> | undefined;
+  const stopWithUs = () => { server.dismissGuard(); if (running(server.proc)) server.proc.kill('SIGTERM'); };
+  process.once('exit', stopWithUs);
+  // A server that dies under the node (killed, out of memory) is started again on the same port and
+  // store, as a supervisor would: the node's NATS connection reconnects on its own, JetStream
+  // recovers the store, and no acknowledged write is lost.
+  const supervise = (s: Launched) => s.proc.once('exit', (code, signal) => {
+    if (stopping) return;
+    const waitMs = Math.min(30_000, 250 * 2 ** restarts++);
+    say(`embedded nats-server exited unexpectedly (${signal ?? `code ${code}`}); starting it again in ${waitMs} ms on ${url}`);
+    const again = () => {
+      if (stopping) return;
+      launch(args, env).then((next) => {
+        if (stopping) { next.dismissGuard(); next.proc.kill('SIGTERM'); return; }
+        server = next;
+        restarts = 0;
+        say(`embedded nats-server is running again on ${url}`);
+        supervise(next);
+      }, (e: unknown) => {
+        const retryMs = Math.min(30_000, 250 * 2 ** restarts++);
+        say(`embedded nats-server did not start again (${(e as Error).message.split('\n')[0]}); next try in ${retryMs} ms`);
+        setTimeout(again, retryMs).unref();
+      });
+    };
+    setTimeout(again, waitMs).unref();
+  });
+  supervise(server);
+  return {
+    url,
+    stop: () => stopped ??= new Promise<void>((resolve) => {
+      stopping = true;
+      process.removeListener('exit', stopWithUs);
+      server.dismissGuard();
+      if (!running(server.proc)) return resolve();
+      server.proc.once('exit', () => resolve());
+      server.proc.kill('SIGTERM');
+    }),
+  };
+}
+
+const running = (p: ChildProcess) => p.exitCode === null && p.signalCode === null;
+
+interface Launched {
+  proc: ChildProcess;
+  dismissGuard: () => void;
+}
+
+/** One nats-server process, ready (its "Server is ready" line). */
+async function launch(args: string[], env: NodeJS.ProcessEnv): Promise<Launched> {
   // Its own process group: Ctrl-C in a terminal signals the whole foreground group, and the server
   // must outlive the engine's graceful stop (which still writes), so the engine stops it last.
   const proc: ChildProcess = spawn(natsServerBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'], env, detached: true });
   // A SIGKILL or the OOM killer runs no exit handler: the guard then stops the server.
   const dismissGuard = stopsWhenWeDie(proc);
-  const stopWithUs = () => {
-    dismissGuard();
-    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
-  };
-  process.once('exit', stopWithUs);
   let stderr = '';
-  proc.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`nats-server did not start in 10 s:\n${stderr}`)), 10_000);
-    proc.once('error', (e) => { clearTimeout(timer); reject(new Error(`cannot run nats-server (${e.message}); install it: apt-get install nats-server`)); });
-    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`nats-server exited with ${code}:\n${stderr}${/unknown field "sync_interval"/.test(stderr) ? '\nAF_DURABILITY=fsync needs nats-server 2.10 or newer: run `bash scripts/current-nats-server.sh` (npm start does)' : ''}`)); });
-    const check = setInterval(() => {
-      if (stderr.includes('Server is ready')) { clearInterval(check); clearTimeout(timer); proc.removeAllListeners('exit'); resolve(); }
-    }, 20);
-  });
-  return {
-    url,
-    stop: () => new Promise<void>((resolve) => {
-      process.removeListener('exit', stopWithUs);
-      dismissGuard();
-      if (proc.exitCode !== null) return resolve();
-      proc.once('exit', () => resolve());
-      proc.kill('SIGTERM');
-    }),
-  };
+  const gather = (d: Buffer) => { stderr += d.toString(); };
+  proc.stderr?.on('data', gather);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const fail = (e: Error) => { done(); reject(e); };
+      const onError = (e: Error) => fail(new Error(`cannot run nats-server (${e.message}); install it: apt-get install nats-server`));
+      const onExit = (code: number | null) => fail(new Error(`nats-server exited with ${code}:\n${stderr}${/unknown field "sync_interval"/.test(stderr) ? '\nAF_DURABILITY=fsync needs nats-server 2.10 or newer: run `bash scripts/current-nats-server.sh` (npm start does)' : ''}`));
+      const timer = setTimeout(() => fail(new Error(`nats-server did not start in 10 s:\n${stderr}`)), 10_000);
+      const check = setInterval(() => { if (stderr.includes('Server is ready')) { done(); resolve(); } }, 20);
+      // Only this wait's own listeners go: the guard's stays on 'exit'.
+      const done = () => { clearInterval(check); clearTimeout(timer); proc.off('error', onError).off('exit', onExit); };
+      proc.once('error', onError).once('exit', onExit);
+    });
+  } catch (e) {
+    if (running(proc)) proc.kill('SIGKILL');
+    throw e;
+  }
+  // Only the start's lines are kept: the server logs for as long as it runs.
+  proc.stderr?.off('data', gather).resume();
+  proc.on('error', () => undefined);  // a failed kill of a server already gone
+  return { proc, dismissGuard };
 }
 

@@ -1,77 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/nats-cluster.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX_LOADER = join(ROOT, 'node_modules', 'tsx', 'dist', 'esm', 'index.mjs');
-
-const portOpen = (port: number) => new Promise<boolean>((resolve) => {
-  const s = connect(port, '127.0.0.1');
-  s.once('connect', () => { s.destroy(); resolve(true); });
-  s.once('error', () => resolve(false));
-});
-
-/** Waits up to 10 s for every port to close; true when they did. */
-async function closed(...ports: number[]): Promise<boolean> {
-  const until = Date.now() + 10_000;
-  const anyOpen = async () => (await Promise.all(ports.map(portOpen))).some(Boolean);
-  while (await anyOpen() && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
-  return !(await anyOpen());
-}
-
-/** The engine's environment for an embedded nats-server on `natsPort` (never a NATS_URL of the caller's). */
-function embeddedEnv(natsPort: number, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, AF_NATS_PORT: String(natsPort), AF_HTTP_PORT: '0', ...extra };
-  delete env.NATS_URL;
-  return env;
-}
-
-/**
- * Starts `command` in a process group of its own (as a terminal's foreground job: Ctrl-C signals
- * every process in it) and waits until its output shows `ready`.
- */
-async function startUntil(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, ready: string) {
-  const started = startInGroup(command, args, cwd, env);
-  const { proc, out } = started;
-  const deadline = Date.now() + 45_000;
-  while (!out.stdout.includes(ready) && Date.now() < deadline && proc.exitCode === null) await new Promise((r) => setTimeout(r, 50));
-  expect(out.stdout, out.stderr).toContain(ready);
-  return started;
-}
-
-/** Starts `command` in a process group of its own, gathering its output. */
-function startInGroup(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv) {
-  const proc: ChildProcess = spawn(command, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
-  const out = { stdout: '', stderr: '' };
-  proc.stdout!.on('data', (c: Buffer) => { out.stdout += c.toString(); });
-  proc.stderr!.on('data', (c: Buffer) => { out.stderr += c.toString(); });
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  return { proc, out, exited };
-}
-
-/**
- * The store folders and process groups a describe's tests fill in, removed and killed after them,
- * with any nats-server still running on one of those folders (a group of its own, so only found
- * by its store folder when an engine failed to stop it).
- */
-function cleanedUpAfterAll(): { dirs: string[]; groups: number[] } {
-  const dirs: string[] = [];
-  const groups: number[] = [];
-  afterAll(async () => {
-    for (const g of groups) { try { process.kill(-g, 'SIGKILL'); } catch { /* gone */ } }
-    for (const pid of await readdir('/proc').catch(() => [])) {
-      const cmd = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-      if (cmd.includes('nats-server') && dirs.some((d) => cmd.includes(d))) { try { process.kill(Number(pid), 'SIGKILL'); } catch { /* gone */ } }
-    }
-    for (const d of dirs) await rm(d, { recursive: true, force: true });
-  });
-  return { dirs, groups };
-}
+import {
+  cleanedUpAfterAll, closed, embeddedEnv, portOpen, processesWith, ROOT, startInGroup, startUntil, TSX_LOADER,
+} from '../helpers/embedded-engine.js';
 
 describe('npm start (engine, demo and embedded nats-server) stopped with Ctrl-C', () => {
   let dir = '';
@@ -191,16 +125,6 @@ describe('an engine on its embedded nats-server stopped with Ctrl-C while it sta
     expect(await closed(natsPort)).toBe(true);
   }, 90_000);
 });
-
-/** Pids of the processes whose command line includes every one of `parts`. */
-async function processesWith(...parts: string[]): Promise<number[]> {
-  const found: number[] = [];
-  for (const pid of await readdir('/proc').catch(() => [])) {
-    const cmd = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmd && parts.every((p) => cmd.includes(p))) found.push(Number(pid));
-  }
-  return found;
-}
 
 describe('an engine on its embedded nats-server killed outright (SIGKILL, the OOM killer)', () => {
   const { dirs, groups } = cleanedUpAfterAll();
