@@ -82,8 +82,10 @@ export async function startEmbeddedNats(o: EmbeddedNatsOptions = embeddedNatsOpt
   // A server that dies under the node (killed, out of memory) is started again on the same port and
   // store, as a supervisor would: the node's NATS connection reconnects on its own, JetStream
   // recovers the store, and no acknowledged write is lost.
-  const supervise = (s: Launched) => s.proc.once('exit', (code, signal) => {
+  const supervise = (s: Launched, since = Date.now()) => s.proc.once('exit', (code, signal) => {
     if (stopping) return;
+    // A server that ran a while starts the backoff afresh; one that keeps dying soon backs off further.
+    if (Date.now() - since > STABLE_MS) restarts = 0;
     const waitMs = Math.min(30_000, 250 * 2 ** restarts++);
     say(`embedded nats-server exited unexpectedly (${signal ?? `code ${code}`}); starting it again in ${waitMs} ms on ${url}`);
     const again = () => {
@@ -91,7 +93,6 @@ export async function startEmbeddedNats(o: EmbeddedNatsOptions = embeddedNatsOpt
       launch(args, env).then((next) => {
         if (stopping) { next.dismissGuard(); next.proc.kill('SIGTERM'); return; }
         server = next;
-        restarts = 0;
         say(`embedded nats-server is running again on ${url}`);
         supervise(next);
       }, (e: unknown) => {
@@ -115,6 +116,9 @@ export async function startEmbeddedNats(o: EmbeddedNatsOptions = embeddedNatsOpt
     }),
   };
 }
+
+/** A restarted server that runs this long is taken as well again: its next death waits 250 ms. */
+const STABLE_MS = 60_000;
 
 const running = (p: ChildProcess) => p.exitCode === null && p.signalCode === null;
 
