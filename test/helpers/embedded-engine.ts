@@ -1,10 +1,12 @@
 /** Engines on their embedded nats-server in processes of their own, for the tests of how they start and stop. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect } from 'vitest';
+import { freePort } from './nats-cluster.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const TSX_LOADER = join(ROOT, 'node_modules', 'tsx', 'dist', 'esm', 'index.mjs');
@@ -63,10 +65,7 @@ export function cleanedUpAfterAll(): { dirs: string[]; groups: number[] } {
   const groups: number[] = [];
   afterAll(async () => {
     for (const g of groups) { try { process.kill(-g, 'SIGKILL'); } catch { /* gone */ } }
-    for (const pid of await readdir('/proc').catch(() => [])) {
-      const cmd = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-      if (cmd.includes('nats-server') && dirs.some((d) => cmd.includes(d))) { try { process.kill(Number(pid), 'SIGKILL'); } catch { /* gone */ } }
-    }
+    for (const d of dirs) for (const pid of await processesWith('nats-server', d)) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
     for (const d of dirs) await rm(d, { recursive: true, force: true });
   });
   return { dirs, groups };
@@ -80,4 +79,31 @@ export async function processesWith(...parts: string[]): Promise<number[]> {
     if (cmd && parts.every((p) => cmd.includes(p))) found.push(Number(pid));
   }
   return found;
+}
+
+/** The guards (src/child-guard.ts) watching `pid`: its pid is their last argument, exactly. */
+export async function guardsOf(pid: number): Promise<number[]> {
+  const found: number[] = [];
+  for (const p of await readdir('/proc').catch(() => [])) {
+    const args = (await readFile(`/proc/${p}/cmdline`, 'utf8').catch(() => '')).split('\0').filter(Boolean);
+    if (args.includes('actorflow-guard') && args.at(-1) === String(pid)) found.push(Number(p));
+  }
+  return found;
+}
+
+/**
+ * `actorflow serve` (src/serve.ts) on an embedded nats-server with a store folder of its own, left
+ * to `cleanup`: `start()` starts it (again) on the same port and store, and waits until it is ready.
+ */
+export async function serveOnEmbedded(cleanup: { dirs: string[]; groups: number[] }, prefix: string) {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  cleanup.dirs.push(dir);
+  const natsPort = await freePort();
+  const env = embeddedEnv(natsPort, { AF_NATS_STORE_DIR: dir });
+  const start = async () => {
+    const started = await startUntil(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'src', 'serve.ts')], ROOT, env, '"ready":true');
+    cleanup.groups.push(started.proc.pid!);
+    return started;
+  };
+  return { dir, natsPort, start };
 }

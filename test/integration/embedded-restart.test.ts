@@ -1,11 +1,5 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/nats-cluster.js';
-import {
-  cleanedUpAfterAll, closed, embeddedEnv, portOpen, processesWith, ROOT, startUntil, TSX_LOADER,
-} from '../helpers/embedded-engine.js';
+import { cleanedUpAfterAll, closed, guardsOf, portOpen, processesWith, serveOnEmbedded } from '../helpers/embedded-engine.js';
 
 /** One SWF call over the gateway: its status and body. */
 async function swf(http: string, action: string, input: object): Promise<{ status: number; body: any }> {
@@ -17,16 +11,12 @@ async function swf(http: string, action: string, input: object): Promise<{ statu
 }
 
 describe('the embedded nats-server killed under a running engine (kill -9, the OOM killer)', () => {
-  const { dirs, groups } = cleanedUpAfterAll();
+  const cleanup = cleanedUpAfterAll();
 
   // It was left dead: the node reconnected forever to nothing and every call failed until a restart.
   it('is started again on its port and store, and the node serves what it stored before', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'af-restart-'));
-    dirs.push(dir);
-    const natsPort = await freePort();
-    const { proc, out, exited } = await startUntil(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'src', 'serve.ts')], ROOT,
-      embeddedEnv(natsPort, { AF_NATS_STORE_DIR: dir }), '"ready":true');
-    groups.push(proc.pid!);
+    const { dir, natsPort, start } = await serveOnEmbedded(cleanup, 'af-restart-');
+    const { proc, out, exited } = await start();
     const { http } = JSON.parse(out.stdout.slice(out.stdout.indexOf('{"ready"')).split('\n')[0]!) as { http: string };
     expect((await swf(http, 'RegisterDomain', { name: 'before', workflowExecutionRetentionPeriodInDays: '1' })).status).toBe(200);
 
@@ -52,8 +42,8 @@ describe('the embedded nats-server killed under a running engine (kill -9, the O
     expect((await swf(http, 'RegisterDomain', { name: 'after', workflowExecutionRetentionPeriodInDays: '1' })).status).toBe(200);
     expect(out.stderr).toContain('embedded nats-server is running again');
     // The dead server's guard went with it; the new one has its own.
-    expect(await processesWith('actorflow-guard', String(first))).toEqual([]);
-    expect(await processesWith('actorflow-guard', String(again[0]))).toHaveLength(1);
+    expect(await guardsOf(first)).toEqual([]);
+    expect(await guardsOf(again[0])).toHaveLength(1);
 
     process.kill(-proc.pid!, 'SIGINT');
     expect(await exited, out.stderr).toBe(0);

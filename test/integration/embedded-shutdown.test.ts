@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/nats-cluster.js';
 import {
-  cleanedUpAfterAll, closed, embeddedEnv, portOpen, processesWith, ROOT, startInGroup, startUntil, TSX_LOADER,
+  cleanedUpAfterAll, closed, guardsOf, embeddedEnv, portOpen, processesWith, ROOT, serveOnEmbedded, startInGroup, startUntil, TSX_LOADER,
 } from '../helpers/embedded-engine.js';
 
 describe('npm start (engine, demo and embedded nats-server) stopped with Ctrl-C', () => {
@@ -127,18 +127,13 @@ describe('an engine on its embedded nats-server stopped with Ctrl-C while it sta
 });
 
 describe('an engine on its embedded nats-server killed outright (SIGKILL, the OOM killer)', () => {
-  const { dirs, groups } = cleanedUpAfterAll();
+  const cleanup = cleanedUpAfterAll();
 
   // No exit handler runs then: the server, a process group of its own, kept its port and store, and
   // the next start failed with "something already listens". The engine's guard now stops it.
   it('leaves no server behind, so the next start on the same port and store serves', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'af-killed-'));
-    dirs.push(dir);
-    const natsPort = await freePort();
-    const env = embeddedEnv(natsPort, { AF_NATS_STORE_DIR: dir });
-    const serve = ['--import', TSX_LOADER, join(ROOT, 'src', 'serve.ts')];
-    const first = await startUntil(process.execPath, serve, ROOT, env, '"ready":true');
-    groups.push(first.proc.pid!);
+    const { dir, natsPort, start } = await serveOnEmbedded(cleanup, 'af-killed-');
+    const first = await start();
     expect(await processesWith('nats-server', dir)).toHaveLength(1);
 
     process.kill(first.proc.pid!, 'SIGKILL');
@@ -146,16 +141,15 @@ describe('an engine on its embedded nats-server killed outright (SIGKILL, the OO
     expect(await closed(natsPort)).toBe(true);
     expect(await processesWith('nats-server', dir)).toEqual([]);
 
-    const second = await startUntil(process.execPath, serve, ROOT, env, '"ready":true');
-    groups.push(second.proc.pid!);
+    const second = await start();
     const [server] = await processesWith('nats-server', dir);
-    expect(await processesWith('actorflow-guard', String(server))).toHaveLength(1);
+    expect(await guardsOf(server)).toHaveLength(1);
     // An orderly stop dismisses the guard: nothing is left to signal that pid later.
     process.kill(-second.proc.pid!, 'SIGINT');
     expect(await second.exited, second.out.stderr).toBe(0);
     expect(await closed(natsPort)).toBe(true);
     const until = Date.now() + 5_000;
-    while ((await processesWith('actorflow-guard', String(server))).length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-    expect(await processesWith('actorflow-guard', String(server))).toEqual([]);
+    while ((await guardsOf(server)).length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(await guardsOf(server)).toEqual([]);
   }, 120_000);
 });

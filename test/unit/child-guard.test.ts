@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { guardsOf } from '../helpers/embedded-engine.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSX_LOADER = join(ROOT, 'node_modules', 'tsx', 'dist', 'esm', 'index.mjs');
@@ -34,16 +35,6 @@ async function goneWithin(pid: number, ms: number): Promise<boolean> {
   const until = Date.now() + ms;
   while (await alive(pid) && Date.now() < until) await sleep(20);
   return !(await alive(pid));
-}
-
-/** Guard processes (sh) watching `pid`. */
-async function guardsOf(pid: number): Promise<number[]> {
-  const found: number[] = [];
-  for (const p of await readdir('/proc')) {
-    const cmd = await readFile(`/proc/${p}/cmdline`, 'utf8').catch(() => '');
-    if (cmd.includes('actorflow-guard') && cmd.split('\0').includes(String(pid))) found.push(Number(p));
-  }
-  return found;
 }
 
 describe('stopsWhenWeDie: a child of its own process group stops when its parent is killed outright', () => {
