@@ -116,7 +116,8 @@ async function main(): Promise<void> {
     const proc = spawn(natsServerBinary(), ['-c', serverConfig(i)], { env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
     // Only fatal lines: route dial errors are normal while the three servers come up.
     proc.stderr!.on('data', (c: Buffer) => { for (const l of c.toString().split('\n')) if (/\[FTL\]/.test(l)) process.stderr.write(`[nats-${i}] ${l}\n`); });
-    children.push({ name: `nats-${i}`, proc, dismissGuard: stopsWhenWeDie(proc) });
+    // Killed outright, the script's engines get their SIGTERM at once and the servers 5 s later.
+    children.push({ name: `nats-${i}`, proc, dismissGuard: stopsWhenWeDie(proc, { afterSeconds: 5 }) });
   }
   await waitForJetStream();
   const startEngine = (i: number) => {

@@ -47,6 +47,15 @@ describe('stopsWhenWeDie: a child of its own process group stops when its parent
     expect(await goneWithin(child, 5_000)).toBe(true);
   });
 
+  it('with afterSeconds the SIGTERM waits that long', async () => {
+    const { proc, child, exited } = await guarded({ AFTER_SECONDS: '2' });
+    proc.kill('SIGKILL');
+    await exited;
+    const killedAt = Date.now();
+    expect(await goneWithin(child, 8_000)).toBe(true);
+    expect(Date.now() - killedAt).toBeGreaterThanOrEqual(1_500);
+  });
+
   it('a dismissed guard leaves the child alone, and is gone', async () => {
     const { proc, child, exited } = await guarded({ DISMISS: '1' });
     const until = Date.now() + 5_000;
