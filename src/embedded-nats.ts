@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { devUser, NATS_USERS } from './nats/connect-options.js';
 import { natsServerBinary } from './nats/server-binary.js';
 import { stopsWhenWeDie } from './child-guard.js';
+import { backoffMs, retry, sleep } from './protocol/retry.js';
 import { durabilityFromEnv, withDurability, type Durability } from './nats/durability.js';
 
 export interface EmbeddedNats {
@@ -74,8 +75,9 @@ export async function startEmbeddedNats(o: EmbeddedNatsOptions = embeddedNatsOpt
   for (const role of ['engine', 'worker'] as const) env[NATS_USERS[role].passwordEnv] = devUser(role, process.env).password;
   const say = o.log ?? ((line: string) => { process.stderr.write(`${line}\n`); });
   let server = await launch(args, env);
-  let stopping = false;
-  let restarts = 0;
+  const stopper = new AbortController();  // aborted by stop()
+  const stopping = () => stopper.signal.aborted;
+  let quickDeaths = 0;
   let stopped: Promise<void> | undefined;
   const stopWithUs = () => { server.dismissGuard(); if (running(server.proc)) server.proc.kill('SIGTERM'); };
   process.once('exit', stopWithUs);
@@ -83,31 +85,31 @@ export async function startEmbeddedNats(o: EmbeddedNatsOptions = embeddedNatsOpt
   // store, as a supervisor would: the node's NATS connection reconnects on its own, JetStream
   // recovers the store, and no acknowledged write is lost.
   const supervise = (s: Launched, since = Date.now()) => s.proc.once('exit', (code, signal) => {
-    if (stopping) return;
+    if (stopping()) return;
     // A server that ran a while starts the backoff afresh; one that keeps dying soon backs off further.
-    if (Date.now() - since > STABLE_MS) restarts = 0;
-    const waitMs = Math.min(30_000, 250 * 2 ** restarts++);
+    quickDeaths = Date.now() - since > STABLE_MS ? 1 : quickDeaths + 1;
+    const waitMs = Math.round(backoffMs(RESTART, quickDeaths));
     say(`embedded nats-server exited unexpectedly (${signal ?? `code ${code}`}); starting it again in ${waitMs} ms on ${url}`);
-    const again = () => {
-      if (stopping) return;
-      launch(args, env).then((next) => {
-        if (stopping) { next.dismissGuard(); next.proc.kill('SIGTERM'); return; }
+    const onRetry = (e: unknown, _attempt: number, ms: number) => {
+      // What it exited with, and its last log line (the reason: a port taken, a damaged store).
+      const lines = (e as Error).message.split('\n').map((l) => l.trim()).filter(Boolean);
+      say(`embedded nats-server did not start again (${[...new Set([lines[0], lines.at(-1)])].join(' ')}); next try in ${Math.round(ms)} ms`);
+    };
+    void sleep(waitMs, stopper.signal)
+      .then(() => (stopping() ? undefined : retry(() => launch(args, env), { ...RESTART, onRetry, signal: stopper.signal })))
+      .then((next) => {
+        if (!next) return;
+        if (stopping()) { next.dismissGuard(); next.proc.kill('SIGTERM'); return; }
         server = next;
         say(`embedded nats-server is running again on ${url}`);
         supervise(next);
-      }, (e: unknown) => {
-        const retryMs = Math.min(30_000, 250 * 2 ** restarts++);
-        say(`embedded nats-server did not start again (${(e as Error).message.split('\n')[0]}); next try in ${retryMs} ms`);
-        setTimeout(again, retryMs).unref();
-      });
-    };
-    setTimeout(again, waitMs).unref();
+      }, () => undefined);  // the node stopped while it waited
   });
   supervise(server);
   return {
     url,
     stop: () => stopped ??= new Promise<void>((resolve) => {
-      stopping = true;
+      stopper.abort();
       process.removeListener('exit', stopWithUs);
       server.dismissGuard();
       if (!running(server.proc)) return resolve();
@@ -119,6 +121,8 @@ export async function startEmbeddedNats(o: EmbeddedNatsOptions = embeddedNatsOpt
 
 /** A restarted server that runs this long is taken as well again: its next death waits 250 ms. */
 const STABLE_MS = 60_000;
+/** Waits before a restart, and between tries of one: 250 ms doubling to 30 s. */
+const RESTART = { firstMs: 250, capMs: 30_000 };
 
 const running = (p: ChildProcess) => p.exitCode === null && p.signalCode === null;
 
