@@ -22,7 +22,7 @@ import { ActorFlowClient } from '../../src/sdk/client.js';
 import { spawnEngine } from '../helpers/engine-process.js';
 import { startNatsServer } from '../helpers/nats-server.js';
 import { ACTIVITIES, DECISIONS, decideOrder, ORDER_TYPE, registerOrder } from '../helpers/swf-sdk-order.js';
-import { cpuMsOf, fmt, pct, printTable } from './bench-kit.js';
+import { CpuMeter, fmt, pct, printTable } from './bench-kit.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -63,10 +63,10 @@ async function natsTransport(url: string): Promise<{ call: Call; close(): Promis
   };
 }
 
-interface Round { latency: Map<Action, number[]>; calls: number; workflows: number; secs: number; engineCpuMs: number }
+interface Round { latency: Map<Action, number[]>; calls: number; workflows: number; secs: number; engineCpuMs: number; natsCpuMs: number; driverCpuMs: number }
 
 /** One round of the driver: DECIDERS + WORKERS pollers, IN_FLIGHT starters, WORKFLOWS workflows. */
-async function drive(call: Call, domain: string, tag: string, enginePid: number): Promise<Round> {
+async function drive(call: Call, domain: string, tag: string, cpu: CpuMeter): Promise<Round> {
   const latency = new Map<Action, number[]>(WORK.map((a) => [a, []]));
   let calls = 0;
   const timed = async (action: Action, input: Record<string, unknown>, signal?: AbortSignal) => {
@@ -97,7 +97,7 @@ async function drive(call: Call, domain: string, tag: string, enginePid: number)
     }
   };
   const pollers = [...Array.from({ length: DECIDERS }, decider), ...Array.from({ length: WORKERS }, worker)];
-  const e0 = cpuMsOf(enginePid);
+  cpu.mark();
   const calls0 = calls;
   const t0 = performance.now();
   let next = 0;
@@ -111,7 +111,8 @@ async function drive(call: Call, domain: string, tag: string, enginePid: number)
     }
   }));
   const secs = (performance.now() - t0) / 1000;
-  const round = { latency, calls: calls - calls0, workflows: WORKFLOWS, secs, engineCpuMs: cpuMsOf(enginePid) - e0 };
+  const spent = cpu.spent();
+  const round = { latency, calls: calls - calls0, workflows: WORKFLOWS, secs, engineCpuMs: spent.engine, natsCpuMs: spent.nats, driverCpuMs: spent.clients };
   // Idle pollers end with their long poll: HTTP ones by abort, NATS ones when the poll runs out.
   stopping = true;
   stop.abort();
@@ -121,8 +122,8 @@ async function drive(call: Call, domain: string, tag: string, enginePid: number)
 
 function merge(rounds: Round[]): Round {
   const latency = new Map<Action, number[]>(WORK.map((a) => [a, rounds.flatMap((r) => r.latency.get(a) ?? [])]));
-  const sum = (k: 'calls' | 'workflows' | 'secs' | 'engineCpuMs') => rounds.reduce((s, r) => s + r[k], 0);
-  return { latency, calls: sum('calls'), workflows: sum('workflows'), secs: sum('secs'), engineCpuMs: sum('engineCpuMs') };
+  const sum = (k: 'calls' | 'workflows' | 'secs' | 'engineCpuMs' | 'natsCpuMs' | 'driverCpuMs') => rounds.reduce((s, r) => s + r[k], 0);
+  return { latency, calls: sum('calls'), workflows: sum('workflows'), secs: sum('secs'), engineCpuMs: sum('engineCpuMs'), natsCpuMs: sum('natsCpuMs'), driverCpuMs: sum('driverCpuMs') };
 }
 
 async function main(): Promise<void> {
@@ -131,6 +132,7 @@ async function main(): Promise<void> {
     { nodeArgs: process.env.ENGINE_NODE_ARGS?.split(' ').filter(Boolean) });
   const http = httpTransport(engine.http);
   const nats = await natsTransport(server.url);
+  const cpu = new CpuMeter(engine.pid, server.proc.pid!);
   try {
     const domain = 'bench-transports';
     const admin = new SWFClient({ endpoint: engine.http, region: 'us-east-1', credentials: { accessKeyId: 'AKIDBENCH', secretAccessKey: 'bench' } });
@@ -138,21 +140,22 @@ async function main(): Promise<void> {
     admin.destroy();
     const load0 = loadavg()[0]!;
     process.stderr.write(`bench: warming up both transports (load average ${fmt(load0, 2)})\n`);
-    await drive(http.call, domain, 'warm-http', engine.pid);
-    await drive(nats.call, domain, 'warm-nats', engine.pid);
+    await drive(http.call, domain, 'warm-http', cpu);
+    await drive(nats.call, domain, 'warm-nats', cpu);
     const runs: Record<'HTTP' | 'NATS', Round[]> = { HTTP: [], NATS: [] };
     for (let i = 0; i < ROUNDS; i++) {
       process.stderr.write(`bench: round ${i + 1} of ${ROUNDS}\n`);
-      runs.HTTP.push(await drive(http.call, domain, `http-${i}`, engine.pid));
-      runs.NATS.push(await drive(nats.call, domain, `nats-${i}`, engine.pid));
+      runs.HTTP.push(await drive(http.call, domain, `http-${i}`, cpu));
+      runs.NATS.push(await drive(nats.call, domain, `nats-${i}`, cpu));
     }
     const all = { HTTP: merge(runs.HTTP), NATS: merge(runs.NATS) };
     const workP50 = (r: Round) => pct(WORK.flatMap((a) => r.latency.get(a)!), 50);
-    printTable(['transport', 'workflows', 'wf/s', ...WORK.map((a) => `${a} p50 ms`), 'work calls p50 ms', 'p99 ms', 'calls/wf', 'engine CPU ms/call', 'engine CPU ms/wf'],
+    printTable(['transport', 'workflows', 'wf/s', ...WORK.map((a) => `${a} p50 ms`), 'work calls p50 ms', 'p99 ms', 'calls/wf', 'engine CPU ms/call', 'engine CPU ms/wf', 'nats-server CPU ms/call', 'driver CPU ms/call'],
       (['HTTP', 'NATS'] as const).map((t) => {
         const r = all[t];
         return [t, String(r.workflows), fmt(r.workflows / r.secs), ...WORK.map((a) => fmt(pct(r.latency.get(a)!, 50), 2)), fmt(workP50(r), 2),
-          fmt(pct(WORK.flatMap((a) => r.latency.get(a)!), 99), 2), fmt(r.calls / r.workflows), fmt(r.engineCpuMs / r.calls, 3), fmt(r.engineCpuMs / r.workflows, 2)];
+          fmt(pct(WORK.flatMap((a) => r.latency.get(a)!), 99), 2), fmt(r.calls / r.workflows), fmt(r.engineCpuMs / r.calls, 3), fmt(r.engineCpuMs / r.workflows, 2),
+          fmt(r.natsCpuMs / r.calls, 3), fmt(r.driverCpuMs / r.calls, 3)];
       }));
     console.log(`\nHTTP ÷ NATS: work-call p50 ${fmt(workP50(all.HTTP) / workP50(all.NATS), 2)}×, engine CPU per call `
       + `${fmt((all.HTTP.engineCpuMs / all.HTTP.calls) / (all.NATS.engineCpuMs / all.NATS.calls), 2)}× (target: p50 within 2×)`);
