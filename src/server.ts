@@ -47,6 +47,7 @@ import { RecoveryProgress } from './engine/recovery-progress.js';
 import { loadMockConfig } from './sfn/mocks/mock-config.js';
 import { createMockHook } from './sfn/mocks/mock-hook.js';
 import type { SfnExecutionRecord } from './sfn/kind/execution-records.js';
+import { NatsOutageLog } from './nats/unavailable.js';
 
 /** A running engine node. */
 export interface EngineNode {
@@ -119,7 +120,9 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const quarantine = new Quarantine(log.child({ c: 'quarantine' }), (kind) => metrics.quarantined(kind));
   // Replicated history: read the last transition from the stream leader (see HistoryStore).
   const store = new MeteredHistoryStore(metrics, nats.js, nats.jsm, s.streams.history, nats.replicas > 1, quarantine, clock.skipping);
-  const queues = new TaskQueues(nats.nc, nats.js, nats.jsm, s, (err) => log.warn({ err }, 'task list feed failed'), quarantine, config.taskConsumerIdleMs);
+  const feedOutage = new NatsOutageLog(log, 'task list feeds keep trying');
+  const queues = new TaskQueues(nats.nc, nats.js, nats.jsm, s, (err) => { if (!feedOutage.absorbs(err)) log.warn({ err }, 'task list feed failed'); },
+    quarantine, config.taskConsumerIdleMs);
   const registry = new Registry(nats.registry, quarantine);
   await registry.start();
   // Visibility: every node indexes AF_VISIBILITY in memory, SWF runs and Step Functions executions

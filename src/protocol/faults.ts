@@ -4,7 +4,7 @@ export type FaultName =
   | 'TypeAlreadyExistsFault' | 'TypeDeprecatedFault' | 'TypeNotDeprecatedFault'
   | 'WorkflowExecutionAlreadyStartedFault' | 'DefaultUndefinedFault' | 'LimitExceededFault'
   | 'TooManyTagsFault' | 'OperationNotPermittedFault' | 'ThrottlingException' | 'SerializationException'
-  | 'UnknownOperationException' | 'InternalFailure'
+  | 'UnknownOperationException' | 'InternalFailure' | 'ServiceUnavailable'
   // Step Functions (ValidationException is shared with SWF)
   | 'ActivityDoesNotExist' | 'ActivityAlreadyExists' | 'ActivityLimitExceeded' | 'ActivityWorkerLimitExceeded'
   | 'InvalidArn' | 'InvalidName' | 'InvalidDefinition' | 'InvalidToken' | 'InvalidOutput' | 'InvalidExecutionInput'
@@ -16,8 +16,8 @@ export type FaultName =
 export interface FaultOptions extends ErrorOptions {
   /**
    * The same request may succeed if sent again (a node shutting down, a partition changing owner, a
-   * concurrent change). Default: true for InternalFailure and ThrottlingException (AWS SDKs retry
-   * those too: 5xx by status, throttling by code), false for the rest.
+   * concurrent change). Default: true for InternalFailure, ServiceUnavailable and ThrottlingException
+   * (AWS SDKs retry those too: 5xx by status, throttling by code), false for the rest.
    */
   retryable?: boolean;
 }
@@ -32,13 +32,14 @@ export class Fault extends Error {
   constructor(name: FaultName, message: string, options?: FaultOptions) {
     super(message, options);
     this.name = name;
-    this.retryable = options?.retryable ?? (name === 'InternalFailure' || name === 'ThrottlingException');
+    this.retryable = options?.retryable ?? (name === 'InternalFailure' || name === 'ServiceUnavailable' || name === 'ThrottlingException');
   }
 }
 
 /** The HTTP status a fault is answered with (AWS: 400, except these). */
 export function faultStatus(name: FaultName): number {
   if (name === 'InternalFailure') return 500;
+  if (name === 'ServiceUnavailable') return 503;
   if (name === 'ConflictException') return 409;
   return 400;
 }

@@ -11,6 +11,7 @@ import { SigV4Failure, verifySigV4 } from './sigv4.js';
 import { authorizeDomains, authorizeService } from './domain-access.js';
 import { ConnectionCap } from './connection-cap.js';
 import { DEFAULT_API_DRAIN_MS } from './request-limit.js';
+import { RequestFailures } from './failures.js';
 
 export const AWS_JSON_1_0 = 'application/x-amz-json-1.0';
 
@@ -54,10 +55,12 @@ export class HttpGateway {
   sessionCaller?: (req: IncomingMessage) => string | undefined;
   /** The bound on open connections (AF_HTTP_MAX_CONNECTIONS). */
   readonly cap: ConnectionCap;
+  private readonly failures: RequestFailures;
 
   constructor(private readonly ctx: ServiceContext, private readonly services: Readonly<Record<string, TargetService>>,
     readonly config: HttpGatewayConfig, private readonly log: Logger) {
     this.signingNames = Object.values(services).map((s) => s.signingName);
+    this.failures = new RequestFailures(log);
     // Headers and body must arrive within requestTimeoutMs (checked every second); a held poll is not
     // cut, the clock stops once the request is in. keepAliveTimeout bounds an idle kept-alive connection.
     this.server = createServer({
@@ -161,7 +164,7 @@ export class HttpGateway {
     const log = this.log.child({ requestId });
     if (this.draining) {
       req.resume();
-      return this.reply(res, { status: 503, type: 'ServiceUnavailableException', message: 'node is shutting down', headers: { connection: 'close' } });
+      return this.reply(res, { status: 503, type: 'ServiceUnavailable', message: 'node is shutting down', headers: { connection: 'close' } });
     }
     // Without keys nothing but the Host header tells a local client from a page of another site whose
     // name now resolves to 127.0.0.1 (DNS rebinding): only loopback names and the configured host are served.
@@ -205,7 +208,7 @@ export class HttpGateway {
     }
     if (!this.opened) {
       req.resume();
-      return this.reply(res, { status: 503, type: 'ServiceUnavailableException', message: 'node is starting: its partitions are being rebuilt' });
+      return this.reply(res, { status: 503, type: 'ServiceUnavailable', message: 'node is starting: its partitions are being rebuilt' });
     }
     const body = await readBody(req, this.config.maxBodyBytes);
     if (body === 'aborted') return;
@@ -248,9 +251,7 @@ export class HttpGateway {
       this.reply(res, { status: 200, body: JSON.stringify(result ?? {}) });
       log.debug({ action, caller: checked.caller, ms: Date.now() - t0 }, 'request served');
     } catch (e) {
-      if (!(e instanceof Fault)) log.error({ err: e, action }, 'operation failed');
-      else log.debug({ action, caller: checked.caller, fault: e.name, ms: Date.now() - t0 }, 'request refused');
-      this.reply(res, faultReply(e));
+      this.reply(res, faultReply(this.failures.answer(e, log, { action, caller: checked.caller, ms: Date.now() - t0 })));
     }
   }
 

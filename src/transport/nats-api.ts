@@ -8,6 +8,7 @@ import type { ReplyGuard } from '../nats/reply-subjects.js';
 import { faultToWire, toWire } from '../protocol/wire.js';
 import { PARTITIONS_ACTION } from '../protocol/partition-hint.js';
 import { DEFAULT_API_DRAIN_MS, RequestLimiter } from './request-limit.js';
+import { RequestFailures } from './failures.js';
 
 const QUEUE = 'af-api';
 /** Long polls: they hold a request open rather than work, so they have their own bound. */
@@ -36,11 +37,13 @@ export class NatsApiServer {
   /** Requests in flight by action (named in the log when a drain gives up on them). */
   private readonly running = new Map<string, number>();
   private draining = false;
+  private readonly failures: RequestFailures;
 
   constructor(private readonly nc: NatsConnection, private readonly ctx: ServiceContext,
     private readonly ops: Readonly<Record<string, Operation>>, private readonly log: Logger, private readonly replies: ReplyGuard,
     readonly limiter = new RequestLimiter()) {
     this.head = ctx.subjects.api('').length;
+    this.failures = new RequestFailures(log);
   }
 
   start(): void {
@@ -105,9 +108,7 @@ export class NatsApiServer {
       log.debug({ action, ms: Date.now() - t0 }, 'request served');
       return reply;
     } catch (e) {
-      if (!(e instanceof Fault)) log.error({ err: e, action }, 'operation failed');
-      else log.debug({ action, fault: e.name, ms: Date.now() - t0 }, 'request refused');
-      return faultToWire(e);
+      return faultToWire(this.failures.answer(e, log, { action, ms: Date.now() - t0 }));
     }
   }
 

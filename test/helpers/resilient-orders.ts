@@ -127,15 +127,15 @@ export async function startOrders(client: ActorFlowClient, domain: string, ids: 
 }
 
 /**
- * `read()`, tried again on InternalFailure (the retryable fault, e.g. a read meeting a stream that
- * just changed leader): up to 20 times, 500 ms apart.
+ * `read()`, tried again on a retryable fault (InternalFailure: e.g. a read meeting a stream that
+ * just changed leader; ServiceUnavailable: NATS did not answer in time): up to 20 times, 500 ms apart.
  */
 export async function retryingInternal<T>(read: () => Promise<T>): Promise<T> {
   for (let i = 0; ; i++) {
     try {
       return await read();
     } catch (e) {
-      if (!isFault(e, 'InternalFailure') || i >= 20) throw e;
+      if (!isFault(e) || !e.retryable || i >= 20) throw e;
       await sleep(500);
     }
   }

@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startNode, type EngineNode } from '../../src/server.js';
@@ -8,6 +7,7 @@ import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.j
 import { freePort } from '../helpers/nats-cluster.js';
 import { startOpenRuns } from '../helpers/open-runs.js';
 import { until } from '../helpers/until.js';
+import { capturedLogger } from '../helpers/captured-log.js';
 
 /** GET /healthz and /readyz on the HTTP port: through start-up recovery and a NATS outage. */
 const OPEN_RUNS = 300;
@@ -17,13 +17,6 @@ interface Probe { status: number; body: { status: string; reason?: string } }
 async function probe(port: number, path: string): Promise<Probe> {
   const res = await fetch(`http://127.0.0.1:${port}${path}`);
   return { status: res.status, body: await res.json() as Probe['body'] };
-}
-
-/** A logger whose JSON lines the test reads. */
-function capturedLogger(): { logger: pino.Logger; lines: () => Record<string, unknown>[] } {
-  let text = '';
-  const out = new Writable({ write(c: Buffer, _e, cb) { text += c.toString('utf8'); cb(); } });
-  return { logger: pino({ level: 'info' }, out), lines: () => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) };
 }
 
 describe('health and readiness probes', () => {
@@ -55,7 +48,7 @@ describe('health and readiness probes', () => {
       if (p && seen.at(-1)?.status !== p.status) seen.push(p);
       if (p?.status === 503 && !aws503) {
         const r = await fetch(`http://127.0.0.1:${httpPort}/`, { method: 'POST', headers: { 'x-amz-target': 'SimpleWorkflowService.ListDomains' }, body: '{}' });
-        aws503 = r.status === 503 && (await r.json() as { __type: string }).__type === 'ServiceUnavailableException';
+        aws503 = r.status === 503 && (await r.json() as { __type: string }).__type === 'ServiceUnavailable';
       }
       await new Promise((r) => setTimeout(r, 5));
     }

@@ -1,25 +1,22 @@
-import { Writable } from 'node:stream';
 import { ListDomainsCommand, RegisterDomainCommand } from '@aws-sdk/client-swf';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode, type EngineNode } from '../../src/server.js';
 import { ActorFlowClient } from '../../src/sdk/client.js';
 import { startNatsServer, type NatsServerHandle } from '../helpers/nats-server.js';
 import { uniqueDomain } from '../helpers/engine.js';
 import { swfClient } from '../helpers/swf-http.js';
+import { capturedLogger } from '../helpers/captured-log.js';
 
 /** Every API request gets an id: on its log lines, and over HTTP in x-amzn-RequestId ($metadata.requestId). */
 let server: NatsServerHandle;
 let node: EngineNode;
 let client: ActorFlowClient;
-let text = '';
-const lines = () => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const { logger, lines } = capturedLogger('debug');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 beforeAll(async () => {
   server = await startNatsServer();
-  const out = new Writable({ write(c: Buffer, _e, cb) { text += c.toString('utf8'); cb(); } });
-  node = await startNode({ natsUrl: server.url, partitions: 2, http: { port: 0, accessKeys: {} }, logger: pino({ level: 'debug' }, out) });
+  node = await startNode({ natsUrl: server.url, partitions: 2, http: { port: 0, accessKeys: {} }, logger });
   client = await ActorFlowClient.connect({ servers: server.url });
 }, 30_000);
 

@@ -23,8 +23,9 @@ describe('faults with a retryable flag', () => {
     expect(no).toMatchObject({ name: 'InternalFailure', retryable: false });
   });
 
-  it('defaults to retryable for InternalFailure and ThrottlingException only (AWS SDKs retry those too)', () => {
+  it('defaults to retryable for InternalFailure, ServiceUnavailable and ThrottlingException only (AWS SDKs retry those too)', () => {
     expect(new Fault('InternalFailure', 'x').retryable).toBe(true);
+    expect(new Fault('ServiceUnavailable', 'x').retryable).toBe(true);
     expect(new Fault('ThrottlingException', 'Rate exceeded').retryable).toBe(true);
     expect(new Fault('UnknownResourceFault', 'Unknown domain: d').retryable).toBe(false);
     expect(new Fault('ConflictException', 'x').retryable).toBe(false);
