@@ -70,14 +70,14 @@ module.exports = {
     layer('transport', '^src/(engine|swf|sfn|service|sdk)/',
       'Transports are generic: the composition root hands them the operations. They know the operation contract (service/context.ts: Operation, ServiceContext) and nothing else of the service.',
       '^src/service/context\\.ts$'),
-    layer('sdk', '^(src/(?!(sdk|protocol)/)(?!nats/(connect-options|request-fast-path|no-responders)\\.ts$)|machines/)',
+    layer('sdk', '^(src/(?!(sdk|protocol)/)(?!nats/(connect-options|request-fast-path|error-causes)\\.ts$)|machines/)',
       'The SDK is what users install for their workers: it imports the protocol (and how to connect), nothing of the server.'),
     {
       name: 'sdk-entry-is-the-sdk',
       severity: 'error',
       comment: 'src/index.ts is the package entry users import: the SDK, workflows as code, the protocol and how to connect; never the server (no prom-client, no XState inspector, no HTTP gateway).',
       from: { path: '^src/index\\.ts$' },
-      to: { path: '^(src/(?!(sdk|protocol|workflow)/)(?!nats/(connect-options|request-fast-path|no-responders)\\.ts$)|machines/)|(^|/)node_modules/(xstate|prom-client|@statelyai)/' },
+      to: { path: '^(src/(?!(sdk|protocol|workflow)/)(?!nats/(connect-options|request-fast-path|error-causes)\\.ts$)|machines/)|(^|/)node_modules/(xstate|prom-client|@statelyai)/' },
     },
   ],
   options: {

@@ -6,7 +6,8 @@ import { decode, encode } from '../protocol/codec.js';
 import { partitionOf, type Subjects } from '../nats/subjects.js';
 import { faultToWire, fromWire, toWire, type WireReply } from '../protocol/wire.js';
 import type { ReplyGuard } from '../nats/reply-subjects.js';
-import { isNoResponders } from '../nats/no-responders.js';
+import { isNoResponders } from '../nats/error-causes.js';
+import { isNatsUnavailable } from '../nats/unavailable.js';
 import type { OwnerHandlers, OwnerOpName, OwnerPayload, OwnerResult } from './owner-ops.js';
 
 /** An owner-side handler as the router holds it (payloads arrive decoded from the wire). */
@@ -119,7 +120,11 @@ export class Router {
       });
     } catch (e) {
       if (local || e instanceof Fault) throw e;
-      throw new Fault('InternalFailure', `partition ${partition} has no owner right now`, { cause: e });
+      // A temporary failure (503, retried by the SDKs): a hand-over or failover that outlasted the
+      // wait, or an owner that did not answer in time.
+      if (isNoResponders(e)) throw new Fault('ServiceUnavailable', `partition ${partition} has no owner right now`, { cause: e });
+      if (isNatsUnavailable(e)) throw new Fault('ServiceUnavailable', `the owner of partition ${partition} did not answer in time`, { cause: e });
+      throw e;
     }
   }
 
@@ -129,9 +134,9 @@ export class Router {
     const sub: Subscription = this.nc.subscribe(this.s.partitionWildcard(p), {
       callback: (err, m) => {
         if (err || !this.replies.allows(m.subject, m.reply)) return;
-        // Arrived while the partition was being released: the caller retries with the new owner.
+        // Arrived while the partition was being released: nobody ran it, the caller retries (503).
         if (this.subs.get(p) !== sub) {
-          m.respond(encode(faultToWire(new Fault('InternalFailure', `partition ${p} changed owner`))));
+          m.respond(encode(faultToWire(new Fault('ServiceUnavailable', `partition ${p} changed owner`))));
           return;
         }
         const op = m.subject.slice(m.subject.lastIndexOf('.') + 1);

@@ -1,7 +1,7 @@
 import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { laneOf, taskListConsumer, type Subjects } from '../nats/subjects.js';
-import { isNoResponders } from '../nats/no-responders.js';
+import { isNoResponders } from '../nats/error-causes.js';
 
 const NS = 1_000_000;
 /** A pull waits at most this long for its answer (the server answers a no-wait pull at once). */

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { someCause } from './error-causes.js';
 
 /**
  * nats.js errors that mean NATS could not be reached in time, not that the request was wrong: no
@@ -11,10 +12,7 @@ const UNAVAILABLE = new Set([
 ]);
 
 export function isNatsUnavailable(e: unknown): boolean {
-  for (let c = e as { name?: unknown; cause?: unknown } | undefined, depth = 0; c && depth < 8; c = c.cause as typeof c, depth++) {
-    if (typeof c.name === 'string' && UNAVAILABLE.has(c.name)) return true;
-  }
-  return false;
+  return someCause(e, (c) => typeof c.name === 'string' && UNAVAILABLE.has(c.name));
 }
 
 /** While NATS stays away, one warning per this many milliseconds gives the count. */

@@ -6,7 +6,7 @@ import { decode, encode } from '../protocol/codec.js';
 import { connectionAuth, type NatsAuth } from '../nats/connect-options.js';
 import { installRequestFastPath } from '../nats/request-fast-path.js';
 import { fromWire, type WireReply } from '../protocol/wire.js';
-import { isNoResponders } from '../nats/no-responders.js';
+import { isNoResponders } from '../nats/error-causes.js';
 import { PartitionHints } from './partition-hints.js';
 import { ACTION_NAMES as SWF_ACTIONS } from './types/swf.js';
 import { ACTION_NAMES as SFN_ACTIONS } from './types/sfn.js';

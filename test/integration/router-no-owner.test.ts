@@ -37,12 +37,13 @@ afterAll(async () => {
 });
 
 describe('Router: a partition with no owner', () => {
-  it('retries for the configured window, then answers InternalFailure', async () => {
+  it('retries for the configured window, then answers ServiceUnavailable', async () => {
     const caller = await router({ noOwnerRetryMs: 600 });
     const t0 = performance.now();
     const err = await caller.call(1, 'echo', 'hi').then(() => undefined, (e: unknown) => e);
     const ms = performance.now() - t0;
-    expect(isFault(err, 'InternalFailure')).toBe(true);
+    expect(isFault(err, 'ServiceUnavailable')).toBe(true);
+    expect((err as Error).message).toBe('partition 1 has no owner right now');
     // 50 ms doubling with jitter: it gives up at the first failure after the 600 ms window.
     expect(ms).toBeGreaterThanOrEqual(550);
     expect(ms).toBeLessThan(3000);
@@ -70,7 +71,8 @@ describe('Router: a partition with no owner', () => {
     const sub = nc.subscribe(s.partition(0, 'echo'), { callback: () => undefined });
     const t0 = performance.now();
     const err = await caller.call(0, 'echo', 'x').then(() => undefined, (e: unknown) => e);
-    expect(isFault(err, 'InternalFailure')).toBe(true);
+    expect(isFault(err, 'ServiceUnavailable')).toBe(true);
+    expect((err as Error).message).toBe('the owner of partition 0 did not answer in time');
     expect(performance.now() - t0).toBeLessThan(5000);
     sub.unsubscribe();
   });

@@ -33,5 +33,5 @@ export function importGraph(entry: string, root: string): ImportGraph {
 }
 
 /** What the SDK entry may load: the SDK, the protocol, how to connect; the NATS client and msgpackr. */
-export const SDK_FILES = /^(dist\/)?src\/(index\.(js|ts)|sdk\/|workflow\/|protocol\/|nats\/(connect-options|request-fast-path|no-responders)\.(js|ts)$)/;
+export const SDK_FILES = /^(dist\/)?src\/(index\.(js|ts)|sdk\/|workflow\/|protocol\/|nats\/(connect-options|request-fast-path|error-causes)\.(js|ts)$)/;
 export const SDK_PACKAGES = ['@nats-io/nats-core', '@nats-io/transport-node', 'msgpackr', 'node:'];
