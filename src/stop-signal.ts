@@ -2,7 +2,7 @@
 export const REPEAT_WINDOW_MS = 1000;
 
 /**
- * Resolves on the first SIGINT or SIGTERM: the program's graceful stop begins. The handlers stay
+ * Resolves on the first SIGINT or SIGTERM, which it reports on stderr: the program's graceful stop begins. The handlers stay
  * installed while it runs, because a signal with no handler kills a Node process outright, and then
  * no `exit` handler runs: an embedded nats-server (a process group of its own, see embedded-nats.ts)
  * was left running and holding its port. Call it first, before the program starts anything: a
@@ -23,6 +23,8 @@ export function untilStopSignal(): Promise<NodeJS.Signals> {
     const onSignal = (signal: NodeJS.Signals) => {
       if (since === undefined) {
         since = Date.now();
+        // At once, even while the program still starts (its stop waits for that): silence read as ignored.
+        write(`${signal === 'SIGINT' ? 'Ctrl-C' : signal}: stopping gracefully (Ctrl-C again to exit at once)`);
         resolve(signal);
         return;
       }

@@ -45,7 +45,7 @@ describe('untilStopSignal: the stop signals of npm start, npm run serve and npm 
     expect(r).toMatchObject({ code: 0, signal: null });
     expect(r.stdout).toContain('stopped');
     expect(r.stdout).toContain('exit handler ran (0)');
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe('Ctrl-C: stopping gracefully (Ctrl-C again to exit at once)\n');
   }, 30_000);
 
   it('SIGTERM while stopping says so and lets the graceful stop finish', async () => {
@@ -53,5 +53,11 @@ describe('untilStopSignal: the stop signals of npm start, npm run serve and npm 
     expect(r).toMatchObject({ code: 0, signal: null });
     expect(r.stdout).toContain('stopped');
     expect(r.stderr).toContain('SIGTERM while stopping: the graceful stop goes on');
+  }, 30_000);
+
+  it('says at once that a SIGTERM stops it', async () => {
+    const r = await run([['SIGTERM', 0]], 500);
+    expect(r).toMatchObject({ code: 0, signal: null });
+    expect(r.stderr).toBe('SIGTERM: stopping gracefully (Ctrl-C again to exit at once)\n');
   }, 30_000);
 });
