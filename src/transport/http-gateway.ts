@@ -12,6 +12,7 @@ import { authorizeDomains, authorizeService } from './domain-access.js';
 import { ConnectionCap } from './connection-cap.js';
 import { DEFAULT_API_DRAIN_MS } from './request-limit.js';
 import { RequestFailures } from './failures.js';
+import { requestDepthFault } from '../protocol/nesting.js';
 
 export const AWS_JSON_1_0 = 'application/x-amz-json-1.0';
 
@@ -240,6 +241,8 @@ export class HttpGateway {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       return this.reply(res, { status: 400, type: 'SerializationException', message: 'Request body must be a JSON object' });
     }
+    const tooDeep = requestDepthFault(input);
+    if (tooDeep) return this.reply(res, faultReply(tooDeep));
     // A client that goes away while its poll is held must not take a task with it.
     const gone = new AbortController();
     res.once('close', () => { if (!res.writableFinished) gone.abort(); });

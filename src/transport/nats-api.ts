@@ -9,6 +9,7 @@ import { faultToWire, toWire } from '../protocol/wire.js';
 import { PARTITIONS_ACTION } from '../protocol/partition-hint.js';
 import { DEFAULT_API_DRAIN_MS, RequestLimiter } from './request-limit.js';
 import { RequestFailures } from './failures.js';
+import { requestDepthFault } from '../protocol/nesting.js';
 
 const QUEUE = 'af-api';
 /** Long polls: they hold a request open rather than work, so they have their own bound. */
@@ -104,6 +105,8 @@ export class NatsApiServer {
       try { input = data.length ? decode(data) : {}; } catch { throw new Fault('SerializationException', 'body is not valid msgpack'); }
       // As over HTTP (a JSON object): a plain map, not nil, a scalar, a list, binary or an extension type.
       if (!isPlainMap(input)) throw new Fault('SerializationException', 'body is not a msgpack map');
+      const tooDeep = requestDepthFault(input);
+      if (tooDeep) throw tooDeep;
       const reply = toWire(await op({ ...this.ctx, log }, input));
       log.debug({ action, ms: Date.now() - t0 }, 'request served');
       return reply;

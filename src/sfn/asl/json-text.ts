@@ -94,18 +94,3 @@ export function jsonQuote(v: unknown, max = QUOTE_CHARS): string {
   }
   return pieces.join('');
 }
-
-/** How deep `v` nests (a scalar is 0, `[]` is 1), counted without recursion; stops once past `max`. */
-export function nestingDepth(v: unknown, max = Infinity): number {
-  let deepest = 0;
-  const stack: Array<[unknown, number]> = [[v, 0]];
-  while (stack.length > 0) {
-    const [x, d] = stack.pop()!;
-    if (x === null || typeof x !== 'object') continue;
-    const depth = d + 1;
-    if (depth > deepest) deepest = depth;
-    if (deepest > max) return deepest;
-    for (const c of Array.isArray(x) ? x : Object.values(x)) if (c !== null && typeof c === 'object') stack.push([c, depth]);
-  }
-  return deepest;
-}

@@ -1,6 +1,6 @@
 import { at, InvalidDefinitionError, Problems, type DefinitionProblem } from './definition-problems.js';
 import { duplicateKeys } from './json-duplicate-keys.js';
-import { nestingDepth } from './json-text.js';
+import { nestingDepth } from '../../protocol/nesting.js';
 import type { AslDefinition } from './types.js';
 import { validateGraph } from './validate-graph.js';
 import { machineQueryLanguage, queryLanguageValue } from './validate-query-language.js';

@@ -1,5 +1,5 @@
 import type { Fault } from './graph-context.js';
-import { nestingDepth } from '../asl/json-text.js';
+import { nestingDepth } from '../../protocol/nesting.js';
 
 /**
  * AWS's quota on the input or output of a task, state or execution: 256 KiB of data as a UTF-8
