@@ -24,6 +24,12 @@ export class RegistryConflictError extends Error {
  * (RegistryConflictError), after a short jittered wait (2 ms doubling to 25 ms, up to as much again),
  * for `attempts` tries (default: until it goes through); the last conflict is thrown.
  */
+/**
+ * The tries of a request's read-check-write before its conflict is an error. Each conflict means
+ * another writer got through, and the next try reads what it wrote (its record, or its fault).
+ */
+export const REQUEST_CAS_ATTEMPTS = 20;
+
 export function retryOnConflict<T>(step: () => Promise<T>, attempts?: number): Promise<T> {
   return retry(step, { firstMs: 2, capMs: 25, jitter: 1, attempts, retryable: (e) => e instanceof RegistryConflictError });
 }

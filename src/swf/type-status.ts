@@ -1,6 +1,6 @@
 import { Fault } from '../protocol/faults.js';
 import { InputReader } from '../protocol/validate.js';
-import { Registry } from '../registry/registry.js';
+import { Registry, REQUEST_CAS_ATTEMPTS, retryOnConflict } from '../registry/registry.js';
 import type { TypeKind } from '../registry/records.js';
 import type { ServiceContext } from '../service/context.js';
 import { requireDomain, requireType, typeLabel } from './domain-lookup.js';
@@ -14,19 +14,22 @@ async function changeType(ctx: ServiceContext, input: unknown, kind: TypeKind, c
   const type = r.type(typeField(kind), true);
   r.done();
   await requireDomain(ctx, domain);
-  const { value, revision } = await requireType(ctx, kind, domain, type);
   const key = Registry.typeKey(kind, domain, type.name, type.version);
   const label = typeLabel(kind, type);
-  if (change === 'deprecate') {
-    if (value.status === 'DEPRECATED') throw new Fault('TypeDeprecatedFault', label);
-    await ctx.registry.update(key, { ...value, status: 'DEPRECATED', deprecationDate: ctx.clock.now() }, revision);
-  } else if (change === 'undeprecate') {
-    if (value.status === 'REGISTERED') throw new Fault('TypeAlreadyExistsFault', label);
-    await ctx.registry.update(key, { ...value, status: 'REGISTERED', deprecationDate: undefined }, revision);
-  } else {
-    if (value.status !== 'DEPRECATED') throw new Fault('TypeNotDeprecatedFault', `Type is not deprecated: ${label}`);
-    await ctx.registry.remove(key, revision);
-  }
+  // Another request changing the type at the same moment: read again, and answer as it left it.
+  await retryOnConflict(async () => {
+    const { value, revision } = await requireType(ctx, kind, domain, type);
+    if (change === 'deprecate') {
+      if (value.status === 'DEPRECATED') throw new Fault('TypeDeprecatedFault', label);
+      await ctx.registry.update(key, { ...value, status: 'DEPRECATED', deprecationDate: ctx.clock.now() }, revision);
+    } else if (change === 'undeprecate') {
+      if (value.status === 'REGISTERED') throw new Fault('TypeAlreadyExistsFault', label);
+      await ctx.registry.update(key, { ...value, status: 'REGISTERED', deprecationDate: undefined }, revision);
+    } else {
+      if (value.status !== 'DEPRECATED') throw new Fault('TypeNotDeprecatedFault', `Type is not deprecated: ${label}`);
+      await ctx.registry.remove(key, revision);
+    }
+  }, REQUEST_CAS_ATTEMPTS);
   return {};
 }
 

@@ -1,6 +1,6 @@
 import { Fault } from '../../protocol/faults.js';
 import { InputReader } from '../../protocol/validate.js';
-import { RegistryConflictError } from '../../registry/registry.js';
+import { RegistryConflictError, REQUEST_CAS_ATTEMPTS, retryOnConflict } from '../../registry/registry.js';
 import { activityArn, validateSfnName } from '../arns.js';
 import { sfnKeys, type ActivityRecord } from '../records.js';
 import { seconds, type ServiceContext } from '../../service/context.js';
@@ -59,7 +59,11 @@ export async function listActivities(ctx: ServiceContext, input: unknown): Promi
 
 /** DeleteActivity: deleting an activity that does not exist succeeds, as on AWS. */
 export async function deleteActivity(ctx: ServiceContext, input: unknown): Promise<object> {
-  const held = await findActivity(ctx, requestObject(input).activityArn);
-  if (held) await ctx.registry.remove(sfnKeys.activity(held.value.name), held.revision);
+  const arn = requestObject(input).activityArn;
+  // Deleted by another request at the same moment: read again; gone is a success.
+  await retryOnConflict(async () => {
+    const held = await findActivity(ctx, arn);
+    if (held) await ctx.registry.remove(sfnKeys.activity(held.value.name), held.revision);
+  }, REQUEST_CAS_ATTEMPTS);
   return {};
 }

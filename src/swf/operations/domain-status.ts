@@ -1,6 +1,6 @@
 import { Fault, fault } from '../../protocol/faults.js';
 import { InputReader } from '../../protocol/validate.js';
-import { Registry, retryOnConflict } from '../../registry/registry.js';
+import { Registry, REQUEST_CAS_ATTEMPTS, retryOnConflict } from '../../registry/registry.js';
 import type { TypeKind, TypeRecord } from '../../registry/records.js';
 import type { ServiceContext } from '../../service/context.js';
 import { requireDomain } from '../domain-lookup.js';
@@ -9,11 +9,14 @@ async function setDomainStatus(ctx: ServiceContext, input: unknown, to: 'REGISTE
   const r = InputReader.of(input);
   const name = r.id('name', true);
   r.done();
-  const { value, revision } = await requireDomain(ctx, name);
-  if (value.status === to) {
-    throw to === 'DEPRECATED' ? fault.domainDeprecated(name) : new Fault('DomainAlreadyExistsFault', name);
-  }
-  await ctx.registry.update(Registry.domainKey(name), { ...value, status: to }, revision);
+  // Another request changing the domain at the same moment: read again, and answer as it left it.
+  await retryOnConflict(async () => {
+    const { value, revision } = await requireDomain(ctx, name);
+    if (value.status === to) {
+      throw to === 'DEPRECATED' ? fault.domainDeprecated(name) : new Fault('DomainAlreadyExistsFault', name);
+    }
+    await ctx.registry.update(Registry.domainKey(name), { ...value, status: to }, revision);
+  }, REQUEST_CAS_ATTEMPTS);
   if (to === 'DEPRECATED') {
     // AWS: "Deprecating a domain also deprecates all activity and workflow types registered in the
     // domain." The domain is deprecated first, so no type can be registered behind this sweep.
