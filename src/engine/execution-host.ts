@@ -112,7 +112,7 @@ export class ExecutionHost<X extends LiveExecution, M = unknown> {
     const hit = this.get(id);
     if (hit) return hit;
     const p = partition ?? this.sleeping.get(id)?.partition;
-    if (p !== undefined && !this.opts.owns(p)) throw new Fault('InternalFailure', `the partition of ${id} is changing owner`);
+    if (p !== undefined && !this.opts.owns(p)) throw new Fault('ServiceUnavailable', `the partition of ${id} is changing owner`);
     return this.load(id);
   }
 

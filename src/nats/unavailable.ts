@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { Fault } from '../protocol/faults.js';
 import { someCause } from './error-causes.js';
 
 /**
@@ -13,6 +14,14 @@ const UNAVAILABLE = new Set([
 
 export function isNatsUnavailable(e: unknown): boolean {
   return someCause(e, (c) => typeof c.name === 'string' && UNAVAILABLE.has(c.name));
+}
+
+/** AWS's words for its 503 common error. */
+export const TEMPORARY_FAILURE = 'The request has failed due to a temporary failure of the server';
+
+/** ServiceUnavailable (503, retryable) when `e` means NATS is out of reach; undefined for any other failure. */
+export function unavailableFault(e: unknown): Fault | undefined {
+  return isNatsUnavailable(e) ? new Fault('ServiceUnavailable', `${TEMPORARY_FAILURE}: NATS did not answer in time`, { cause: e }) : undefined;
 }
 
 /** While NATS stays away, one warning per this many milliseconds gives the count. */

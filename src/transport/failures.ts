@@ -1,9 +1,6 @@
 import type { Logger } from 'pino';
 import { Fault } from '../protocol/faults.js';
-import { NatsOutageLog } from '../nats/unavailable.js';
-
-/** AWS's words for its 503 common error. */
-const TEMPORARY = 'The request has failed due to a temporary failure of the server';
+import { NatsOutageLog, unavailableFault } from '../nats/unavailable.js';
 
 /**
  * What a request that failed is answered with, and how it is logged; one per transport, so both
@@ -25,9 +22,7 @@ export class RequestFailures {
       log.debug({ ...fields, fault: e.name }, 'request refused');
       return e;
     }
-    if (this.outage.absorbs(e, { action: fields.action })) {
-      return new Fault('ServiceUnavailable', `${TEMPORARY}: NATS did not answer in time`, { cause: e });
-    }
+    if (this.outage.absorbs(e, { action: fields.action })) return unavailableFault(e)!;
     log.error({ err: e, ...fields }, 'operation failed');
     return new Fault('InternalFailure', 'internal error');
   }

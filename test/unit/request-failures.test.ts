@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { Fault, faultStatus } from '../../src/protocol/faults.js';
 import { faultToWire } from '../../src/protocol/wire.js';
-import { isNatsUnavailable, NatsOutageLog } from '../../src/nats/unavailable.js';
+import { isNatsUnavailable, NatsOutageLog, unavailableFault } from '../../src/nats/unavailable.js';
 import { RequestFailures } from '../../src/transport/failures.js';
 import { capturedLogger } from '../helpers/captured-log.js';
 
@@ -25,6 +25,19 @@ describe('isNatsUnavailable', () => {
     for (const e of [new TypeError('x is undefined'), named('RequestError', 'bad'), named('JetStreamApiError'), new Fault('ValidationException', 'v'), undefined, 'timeout']) {
       expect(isNatsUnavailable(e)).toBe(false);
     }
+  });
+});
+
+describe('unavailableFault', () => {
+  it('is ServiceUnavailable for NATS out of reach, nothing for another failure', () => {
+    const timeout = named('TimeoutError', 'timeout');
+    const f = unavailableFault(named('RequestError', 'request failed', timeout));
+    expect(f && { name: f.name, retryable: f.retryable, status: faultStatus(f.name), message: f.message }).toEqual({
+      name: 'ServiceUnavailable', retryable: true, status: 503,
+      message: 'The request has failed due to a temporary failure of the server: NATS did not answer in time',
+    });
+    expect(unavailableFault(new TypeError('x is undefined'))).toBeUndefined();
+    expect(unavailableFault(new Fault('ValidationException', 'v'))).toBeUndefined();
   });
 });
 

@@ -33,6 +33,7 @@ import type { RecoveryProgress } from '../../engine/recovery-progress.js';
 import { DamagedRecordError, skipDamagedRun, type Quarantine } from '../../history/quarantine.js';
 import { MAP_RUN_RESOURCE, MapRunner, type MapRunRequest, type MapRunResult } from '../map-runs/map-runner.js';
 import { MapRunRecords } from '../map-runs/map-run-records.js';
+import { unavailableFault } from '../../nats/unavailable.js';
 
 /** What a sleeping execution keeps: the heartbeat deadlines of its started tasks, by task key (heartbeats write no history). */
 type SfnMemo = Record<string, number>;
@@ -314,10 +315,11 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     } catch (e) {
       this.host.drop(rec.executionArn, x);
       x.kill();
-      this.d.log.error({ err: e, executionArn: rec.executionArn }, 'could not start the execution');
+      const outage = unavailableFault(e);
+      if (!outage) this.d.log.error({ err: e, executionArn: rec.executionArn }, 'could not start the execution');
       const stored = await this.d.store.readLast(this.subject(rec)).then((m) => m !== undefined, () => true);
       if (!stored) await this.records.remove(rec).catch((err) => this.d.log.error({ err, executionArn: rec.executionArn }, 'could not take back the record of an execution that did not start'));
-      throw new Fault('InternalFailure', 'could not start the execution', { cause: e });
+      throw outage ?? new Fault('InternalFailure', 'could not start the execution', { cause: e });
     }
     return x;
   }
@@ -351,7 +353,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     if (!rec || rec.executionArn !== executionArn || rec.status !== 'RUNNING') return undefined;
     // A request that reached this node as it handed the partition over: its new owner answers a retry
     // (answering "no such task" here would lose a worker's SendTaskSuccess).
-    if (!this.d.router.owns(rec.partition)) throw new Fault('InternalFailure', `the partition of ${executionArn} is changing owner`);
+    if (!this.d.router.owns(rec.partition)) throw new Fault('ServiceUnavailable', `the partition of ${executionArn} is changing owner`);
     return this.restore(rec, sleeper);
   }
 

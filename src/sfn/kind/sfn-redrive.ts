@@ -10,6 +10,7 @@ import { redrivePointOf } from '../compile/redrive-start.js';
 import type { ExecutionRecords, SfnExecutionRecord } from './execution-records.js';
 import type { SfnBook, SfnTransitionExtra } from './sfn-execution.js';
 import { readRestorePoint } from './transition-chunks.js';
+import { unavailableFault } from '../../nats/unavailable.js';
 
 export interface SfnRedrivePayload { executionArn: string; clientToken?: string }
 
@@ -113,10 +114,11 @@ export class SfnRedriver {
     try {
       await this.d.run(next, resumeAt, { redrive: at, redriveCount, redriveTime: redriveDate });
     } catch (e) {
-      this.d.log.error({ err: e, executionArn: rec.executionArn }, 'could not redrive the execution');
+      const outage = unavailableFault(e);
+      if (!outage) this.d.log.error({ err: e, executionArn: rec.executionArn }, 'could not redrive the execution');
       const stored = await this.d.store.readLast(this.d.subject(rec)).then((m) => m !== undefined && m.seq > point.lastSeq, () => true);
       if (!stored) await this.d.records.close(rec).catch((err) => this.d.log.error({ err, executionArn: rec.executionArn }, 'could not put back the record of a redrive that did not start'));
-      throw new Fault('InternalFailure', 'could not redrive the execution', { cause: e });
+      throw outage ?? new Fault('InternalFailure', 'could not redrive the execution', { cause: e });
     }
     return { redriveDate };
   }

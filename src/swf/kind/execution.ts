@@ -7,6 +7,7 @@ import { EventBatch } from './event-batch.js';
 import { ExecutionActors, type MachineSet } from './execution-actors.js';
 import { EventLog } from '../../history/event-log.js';
 import { GatedClock } from '../../engine/gated-clock.js';
+import { unavailableFault } from '../../nats/unavailable.js';
 
 export interface RunKey {
   domain: string;
@@ -146,7 +147,7 @@ export class Execution extends LiveExecution {
       }
       this.kill();
       this.host.invalidate(this, e);
-      throw new Fault('InternalFailure', 'could not persist the transition', { cause: e });
+      throw unavailableFault(e) ?? new Fault('InternalFailure', 'could not persist the transition', { cause: e });
     }
   }
 
