@@ -1,7 +1,8 @@
 import jsonata from 'jsonata';
 import { workerData, type MessagePort } from 'node:worker_threads';
+import { BOUND_MESSAGES, EVALUATION_LIMITS } from './bounds.js';
 import { stepFunctionsBindings } from './jsonata-functions.js';
-import type { JsonataReply, JsonataRequest } from './jsonata.js';
+import { JSONATA_BUSY_MS, type JsonataReply, type JsonataRequest } from './jsonata.js';
 
 /*
  * The thread that evaluates JSONata for jsonata.ts (see there for why a thread). It walks a field's
@@ -14,10 +15,30 @@ const { port, flag } = workerData as { port: MessagePort; flag: Int32Array };
 const compiled = new Map<string, jsonata.Expression>();
 const CACHE_LIMIT = 2000;
 
+/**
+ * A field's evaluation is bounded here, through jsonata's own hook on each evaluation step: by the
+ * step bound every JSONPath and intrinsic has (bounds.ts), and by JSONATA_BUSY_MS of time, read every
+ * 1024 steps. A runaway expression (a tail recursion, which jsonata runs as a loop; a deep recursion,
+ * which grows its heap by about a kilobyte a step) then fails within that second, where it held the
+ * engine's thread (which waits for this one) for the whole time limit of jsonata.ts and had the
+ * thread started again, once per evaluation: a Map of ten such items, ten times. The hook costs about
+ * a fifth of an evaluation's time. jsonata.ts's limit remains for one slow step (a regular expression).
+ */
+const STEP_HOOK = Symbol.for('jsonata.__evaluate_entry') as unknown as string;
+let steps = 0;
+let busyUntil = 0;
+class OutOfBudget extends Error {}
+const step = () => {
+  steps += 1;
+  if (steps > EVALUATION_LIMITS.steps) throw new OutOfBudget(BOUND_MESSAGES.steps('the expression', EVALUATION_LIMITS.steps));
+  if ((steps & 1023) === 0 && performance.now() > busyUntil) throw new OutOfBudget(`The evaluation did not finish within ${JSONATA_BUSY_MS} ms`);
+};
+
 function compile(expr: string): jsonata.Expression {
   let e = compiled.get(expr);
   if (e === undefined) {
     e = jsonata(expr);
+    e.assign(STEP_HOOK, step);
     if (compiled.size >= CACHE_LIMIT) compiled.clear();
     compiled.set(expr, e);
   }
@@ -44,6 +65,7 @@ async function walk(v: unknown, location: string, bindings: Record<string, unkno
     try {
       out = await compile(expr).evaluate(null, bindings);
     } catch (e) {
+      if (e instanceof OutOfBudget) throw new EvalFailure(expr, location, 'error', e.message);
       const message = e instanceof Error ? e.message : (e as { message?: string }).message ?? String(e);
       const code = (e as { code?: string }).code;
       throw new EvalFailure(expr, location, 'error', code ? `${code}: ${message}` : message);
@@ -65,6 +87,8 @@ async function walk(v: unknown, location: string, bindings: Record<string, unkno
 }
 
 async function answer(req: JsonataRequest): Promise<JsonataReply> {
+  steps = 0;
+  busyUntil = performance.now() + JSONATA_BUSY_MS;
   const bindings = { ...req.variables, states: req.states, ...stepFunctionsBindings(req.now) };
   try {
     return { ok: true, value: await walk(req.value, req.field, bindings) };

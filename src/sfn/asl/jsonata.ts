@@ -37,7 +37,12 @@ export type JsonataReply =
   | { ok: true; value: unknown }
   | { ok: false; expression: string; location: string; kind: 'undefined' | 'error'; message: string };
 
-/** Longest an evaluation may run before it fails (AWS documents none; this keeps a node responsive). */
+/**
+ * Longest an evaluation may take, counted on its thread between its steps (AWS documents none; this
+ * keeps the node responsive): past it the state fails with States.QueryEvaluationError.
+ */
+export const JSONATA_BUSY_MS = 1000;
+/** Longest the node waits for an answer: one step that never ends (a regular expression) ends the thread. */
 export const JSONATA_TIMEOUT_MS = 5000;
 /** The first evaluation also waits for the thread to load the package. */
 const BOOT_TIMEOUT_MS = 60_000;
