@@ -42,6 +42,16 @@ describe('concurrent changes of one registry record', () => {
     expect(both.ok).toBeGreaterThanOrEqual(1);
   });
 
+  it('Step Functions TagResource: every call succeeds and every tag is kept', async () => {
+    const definition = JSON.stringify({ StartAt: 'P', States: { P: { Type: 'Pass', End: true } } });
+    const { stateMachineArn } = await e.client.call<{ stateMachineArn: string }>('CreateStateMachine', {
+      name: `race-${Date.now()}`, definition, roleArn: 'arn:aws:iam::123456789012:role/r',
+    });
+    expect(await race((i) => e.client.call('TagResource', { resourceArn: stateMachineArn, tags: [{ key: `k${i}`, value: 'v' }] }))).toEqual({ ok: N });
+    const { tags } = await e.client.call<{ tags: { key: string }[] }>('ListTagsForResource', { resourceArn: stateMachineArn });
+    expect(tags.map((t) => t.key).sort()).toEqual(Array.from({ length: N }, (_, i) => `k${i}`).sort());
+  });
+
   it('Step Functions DeleteActivity: every call succeeds, as deleting a deleted activity does on AWS', async () => {
     const { activityArn } = await e.client.call<{ activityArn: string }>('CreateActivity', { name: `race-${Date.now()}` });
     expect(await race(() => e.client.call('DeleteActivity', { activityArn }))).toEqual({ ok: N });
