@@ -65,7 +65,9 @@ export class TaskTokens {
     if (known) return { fields: [...known] };
     if (!/^[A-Za-z0-9_-]+$/.test(token)) return { refused: 'malformed' };
     const raw = Buffer.from(token, 'base64url');
-    if (raw.length <= TOKEN_MAC_BYTES) return { refused: 'malformed' };
+    // One token, one spelling: the decoder drops a trailing character that makes no byte (and a last
+    // character's unused bits), so an altered string could open as the token it was made from.
+    if (raw.length <= TOKEN_MAC_BYTES || raw.toString('base64url') !== token) return { refused: 'malformed' };
     const payload = raw.subarray(TOKEN_MAC_BYTES);
     if (!timingSafeEqual(raw.subarray(0, TOKEN_MAC_BYTES), this.mac(purpose, payload))) return { refused: 'forged' };
     try {

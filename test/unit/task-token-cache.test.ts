@@ -25,6 +25,25 @@ describe('task tokens a node sealed itself', () => {
     expect(new TaskTokens(randomBytes(32)).open('swf', token)).toEqual({ refused: 'forged' });
   });
 
+  it('open only as sealed: a trailing character that makes no byte, or other unused bits, is no token', () => {
+    const here = new TaskTokens(key);
+    const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const flipLowBit = (c: string) => ALPHABET[ALPHABET.indexOf(c) ^ 1]!;
+    // Three payload lengths in a row give every length of token modulo 4 that base64 makes.
+    const tokens = [0, 1, 2].map((n) => here.encodeTaskToken({ ...ref, workflowId: 'w'.repeat(n + 1) }));
+    const whole = tokens.find((t) => t.length % 4 === 0)!;   // each character carries whole bytes
+    const partial = tokens.find((t) => t.length % 4 === 2)!; // its last character has four unused bits
+    for (const [original, altered] of [[whole, `${whole}A`], [partial, partial.slice(0, -1) + flipLowBit(partial.at(-1)!)]] as const) {
+      // The decoder reads both as the original's bytes.
+      expect(Buffer.from(altered, 'base64url')).toEqual(Buffer.from(original, 'base64url'));
+      for (const node of [here, new TaskTokens(key)]) {
+        expect(node.open('swf', altered)).toEqual({ refused: 'malformed' });
+        expect(() => node.decodeTaskToken(altered, 'a')).toThrow(expect.objectContaining({ name: 'ValidationException' }));
+        expect(node.decodeTaskToken(original, 'a').scheduledEventId).toBe(5);
+      }
+    }
+  });
+
   it('hand out fields a caller may change without changing the next open', () => {
     const here = new TaskTokens(key);
     const token = here.seal('sfn', ['a', 1]);
