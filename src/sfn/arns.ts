@@ -70,6 +70,14 @@ export function validateSfnName(name: unknown, member: string): string {
   return s;
 }
 
+/** `…:express:<stateMachine>:<execution>:<uuid>`: the execution name of an Express ARN. */
+const EXPRESS_EXECUTION = /^arn:[^:]+:states:[^:]*:[^:]*:express:[^:]+:([^:]+):[^:]+$/;
+
+/** The execution name in a Standard or Express execution ARN; InvalidArn for anything else. */
+export function executionNameOf(arn: string, member: string): string {
+  return EXPRESS_EXECUTION.exec(arn)?.[1] ?? parseArn(arn, 'execution', member).name;
+}
+
 /**
  * Reads an activity, state machine or execution ARN. Malformed, of another kind, or naming something
  * with an invalid name → InvalidArn. Region and account are not checked here.

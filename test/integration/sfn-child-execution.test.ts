@@ -1,6 +1,6 @@
 import {
-  CreateActivityCommand, CreateStateMachineAliasCommand, DescribeExecutionCommand, GetActivityTaskCommand, ListExecutionsCommand,
-  PublishStateMachineVersionCommand, SendTaskSuccessCommand, StartExecutionCommand, StopExecutionCommand, UpdateStateMachineCommand, type HistoryEvent,
+  CreateActivityCommand, CreateStateMachineCommand, CreateStateMachineAliasCommand, DescribeExecutionCommand, GetActivityTaskCommand, ListExecutionsCommand,
+  PublishStateMachineVersionCommand, SendTaskSuccessCommand, StartExecutionCommand, StartSyncExecutionCommand, StopExecutionCommand, UpdateStateMachineCommand, type HistoryEvent,
 } from '@aws-sdk/client-sfn';
 import { describe, expect, it } from 'vitest';
 import { createMachine, fullHistory, sfnHttpEngineForFile, waitClosed } from '../helpers/sfn-http.js';
@@ -84,6 +84,22 @@ describe('nested state machines through @aws-sdk/client-sfn', () => {
     expect(out.ExecutionArn).toBe(childArn);
     expect((await sfn().send(new DescribeExecutionCommand({ executionArn: childArn }))).status).toBe('RUNNING');
     await sfn().send(new StopExecutionCommand({ executionArn: childArn }));
+  }, 30_000);
+
+  it('request-response from an Express parent: the child starts, named after the parent', async () => {
+    const child = await createMachine(sfn(), ECHO);
+    const { stateMachineArn: parent } = await sfn().send(new CreateStateMachineCommand({
+      name: `express-parent-${Date.now()}`, type: 'EXPRESS', roleArn: 'arn:aws:iam::123456789012:role/r', definition: JSON.stringify(parentOf('startExecution', child)),
+    }));
+    const d = await sfn().send(new StartSyncExecutionCommand({ stateMachineArn: parent, input: '{"n":4}' }));
+    expect([d.status, d.error, d.cause]).toEqual(['SUCCEEDED', undefined, undefined]);
+    const childArn = await onlyChild(child);
+    expect(JSON.parse(d.output!)).toMatchObject({ ExecutionArn: childArn });
+    // `<parent name>.<state>.c1.<hash>`: the Express execution's name, not its ARN's other parts.
+    expect(childArn.split(':').at(-1)!.startsWith(`${d.name}.Child.c1.`)).toBe(true);
+    const done = await waitClosed(sfn(), childArn);
+    expect(JSON.parse(done.output!)).toEqual({ got: 4 });
+    expect(JSON.parse(done.input!)).toEqual({ n: 4, AWS_STEP_FUNCTIONS_STARTED_BY_EXECUTION_ID: d.executionArn });
   }, 30_000);
 
   it('a failing child fails the task with States.TaskFailed, caught by the parent\'s Catch', async () => {

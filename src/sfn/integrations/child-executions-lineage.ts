@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { parseArn } from '../arns.js';
+import { executionNameOf, parseArn } from '../arns.js';
 import type { IntegrationDeps } from './integration.js';
 
 /**
@@ -24,7 +24,8 @@ const DERIVED = /\.c(\d{1,2})\.[0-9a-f]{20}$/;
  * names in front) and carrying the child's depth for the recursion guard.
  */
 export function childName(parentArn: string, stateName: string, taskKey: string, depth: number): string {
-  const parent = parseArn(parentArn, 'execution', 'executionArn').name;
+  // An Express parent too: it may start a child, only not wait for one (.sync is refused for it).
+  const parent = executionNameOf(parentArn, 'executionArn');
   const clean = (s: string, max: number) => s.replace(NOT_IN_NAMES, '_').slice(0, max);
   const hash = createHash('sha256').update(`${parentArn}\n${taskKey}`).digest('hex').slice(0, 20);
   return `${clean(parent, 36)}.${clean(stateName, 16)}.c${depth}.${hash}`;
