@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { inStateCause } from '../../src/sfn/compile/state-cause.js';
+import { stateCause } from '../../src/sfn/compile/state-cause.js';
 import type { SfnCase, SfnRun } from '../helpers/sfn-driver.js';
 import { A, failed, ok, scheduledInput, task } from './sfn-case-builders.js';
 
@@ -13,8 +13,11 @@ const one = (state: Record<string, unknown>) => ({
   QueryLanguage: J, StartAt: 'S',
   States: { S: ['Fail', 'Succeed', 'Choice'].includes(state.Type as string) ? state : { ...state, End: true } },
 });
-/** A QueryEvaluationError of the root's state, as the machine records it (the host writes the state's name in). */
-export const qe = (text: string) => failed('States.QueryEvaluationError', inStateCause('root', text));
+/**
+ * A QueryEvaluationError of the first state (`state`, entered at event 2), worded as AWS words it:
+ * the step writes the state's name and entered event in.
+ */
+export const qe = (text: string, state = 'S') => failed('States.QueryEvaluationError', stateCause(state, 2, text));
 const undef = (expr: string, field: string) => qe(`The JSONata expression '${expr}' specified for the field '${field}' returned nothing (undefined).`);
 /** The details of the nth event of a type. */
 export const details = (run: SfnRun, type: string, nth = 0) => run.events.filter((e) => e.record.type === type)[nth]!.record.details!;
@@ -65,7 +68,7 @@ const expressions: SfnCase[] = [
     events: ['PassStateEntered', 'EvaluationFailed', 'ExecutionFailed'],
     check: (run) => expect(details(run, 'EvaluationFailed')).toEqual({
       error: 'States.QueryEvaluationError', location: 'Output', state: 'S',
-      cause: inStateCause('root', "The JSONata expression '$states.input.missing' specified for the field 'Output' returned nothing (undefined)."),
+      cause: stateCause('S', 2, "The JSONata expression '$states.input.missing' specified for the field 'Output' returned nothing (undefined)."),
     }),
   },
   {
@@ -187,7 +190,7 @@ const states: SfnCase[] = [
   {
     name: 'JSONata Choice: a Condition that is not a boolean fails',
     definition: { QueryLanguage: J, StartAt: 'C', States: { C: { Type: 'Choice', Choices: [{ Condition: '{% 1 %}', Next: 'D' }] }, D: { Type: 'Succeed' } } },
-    expect: qe("The JSONata expression '1' specified for the field 'Choices[0].Condition' returned an unexpected result type. Expected 'boolean', but was '1'."),
+    expect: qe("The JSONata expression '1' specified for the field 'Choices[0].Condition' returned an unexpected result type. Expected 'boolean', but was '1'.", 'C'),
   },
   {
     name: 'JSONata Choice: no match and no Default',

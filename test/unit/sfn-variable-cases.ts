@@ -91,7 +91,7 @@ const jsonata: SfnCase[] = [
   {
     name: 'Assign (JSONata): a failing assignment fails the state with its location',
     definition: { QueryLanguage: J, StartAt: 'A', States: { A: pass({ Assign: { x: '{% $states.input.none %}' }, End: true }) } },
-    expect: qe("The JSONata expression '$states.input.none' specified for the field 'Assign/x' returned nothing (undefined)."),
+    expect: qe("The JSONata expression '$states.input.none' specified for the field 'Assign/x' returned nothing (undefined).", 'A'),
     check: (run) => expect(details(run, 'EvaluationFailed').location).toBe('Assign/x'),
   },
   {

@@ -88,6 +88,11 @@ export interface GraphContext {
   /** The raw input of the current state (ResultPath writes into it). */
   input: unknown;
   state: ContextObject['State'] | null;
+  /**
+   * The event id of the current state's `<Type>StateEntered` (its runtime errors' causes name it).
+   * Absent in contexts stored before it was kept, and in TestState, which has no history.
+   */
+  enteredId?: number;
   go: Go | null;
   fault: Fault | null;
   /** Retry counters of the current state, per retrier. */

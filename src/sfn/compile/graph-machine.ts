@@ -99,10 +99,12 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
       const before = context as GraphContext;
       // Past the history limit the graph only moves to its failed state.
       if (before.limitHit) return;
-      const draft = new Step(before, env(self));
-      fn(draft, stateOf(params.state), event as GraphEvent, params);
       const system = self.system as object;
-      const s = countRecords(draft, before, o.limit, o.hooks.used(system) + o.unrecorded.of(system));
+      // Events the execution has so far, recorded or still to be: this step's first record is the next.
+      const used = o.hooks.used(system) + o.unrecorded.of(system);
+      const draft = new Step(before, env(self), used + 1);
+      fn(draft, stateOf(params.state), event as GraphEvent, params);
+      const s = countRecords(draft, before, o.limit, used);
       o.unrecorded.add(system, s.records.length);
       enqueue.assign(() => s.ctx);
       for (const l of s.links) enqueue({ type: 'link', params: l });

@@ -4,6 +4,7 @@ import type { Catcher, Retrier, State } from '../asl/types.js';
 import { GO_RETRY, goTo, type Fault } from './graph-context.js';
 import { evalField, isJsonata } from './query.js';
 import { exitRecord } from './exit-record.js';
+import { plainCause } from './state-cause.js';
 import type { Step } from './step.js';
 import { evaluateAssign } from './variables.js';
 
@@ -39,7 +40,7 @@ export function decideFault(s: Step, def: State, fault: Fault, unretried?: () =>
     unretried?.();
     const c = Catch.find((k) => matchesError(k.ErrorEquals, fault.error));
     if (c) {
-      catchWith(s, def, c, { Error: fault.error, Cause: fault.cause });
+      catchWith(s, def, c, { Error: fault.error, Cause: plainCause(fault.cause) });
       return;
     }
   }

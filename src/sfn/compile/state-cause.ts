@@ -1,8 +1,11 @@
 /**
  * AWS words a runtime failure of a state as `An error occurred while executing the state 'X'
- * (entered at the event id #N). <what went wrong>`. A machine knows the state but not the event id
- * (ids are given when the host stores the events), so it writes a mark naming its actor, and the
- * host puts the state's name and entered-event id in its place when it stores the event.
+ * (entered at the event id #N). <what went wrong>`. A graph's step knows the id its state's
+ * `<Type>StateEntered` gets (the host numbers the events in the order they are recorded), and
+ * writes the sentence itself: a caught error's Cause is data the state machine reads, not only an
+ * event's detail. Where the id is not known (a context stored before it was kept, a cause the host
+ * writes for a task), a mark naming the actor stands in, and the host resolves it when it stores
+ * the event.
  */
 
 // Control characters cannot occur in an actor id, and the mark is never shown: the host resolves it.
@@ -11,6 +14,11 @@ const MARK = '\u0001';
 /** `text` as the cause of a failure of the state the actor `actorId` is in. */
 export function inStateCause(actorId: string, text: string): string {
   return `${MARK}${actorId}${MARK}${text}`;
+}
+
+/** `text` as the cause of a failure of state `name`, entered at event `enteredId`. */
+export function stateCause(name: string, enteredId: number, text: string): string {
+  return `An error occurred while executing the state '${name}' (entered at the event id #${enteredId}). ${text}`;
 }
 
 /** Where an actor's current state was entered: [entered event id, state name]. */
@@ -23,5 +31,10 @@ export function resolveCause(cause: string, entered: EnteredLookup): string {
   if (end < 0) return cause;
   const at = entered(cause.slice(1, end));
   const text = cause.slice(end + 1);
-  return at === undefined ? text : `An error occurred while executing the state '${at[1]}' (entered at the event id #${at[0]}). ${text}`;
+  return at === undefined ? text : stateCause(at[1], at[0], text);
+}
+
+/** The cause with any mark dropped: for data the host does not store as an event (a catcher's Cause, TestState's answer). */
+export function plainCause(cause: string): string {
+  return resolveCause(cause, () => undefined);
 }

@@ -5,7 +5,7 @@ import { withVariables } from '../asl/json-path.js';
 import type { StateGraph } from '../asl/types.js';
 import type { SfnEventType, SfnLinkOp, SfnRecord } from './contract.js';
 import { contextObject, GO_FAIL, visibleVariables, type Fault, type GraphContext, type GraphInput } from './graph-context.js';
-import { inStateCause } from './state-cause.js';
+import { inStateCause, stateCause } from './state-cause.js';
 
 /** A child actor to spawn: `src` names a branch/iteration machine registered in the parent's setup. */
 export interface Spawn {
@@ -61,7 +61,11 @@ export class Step {
     this.sends.push({ to: k.id, event: { type: 'sfn.go' } });
   }
 
-  constructor(ctx: GraphContext, readonly env: StepEnv) {
+  /**
+   * `firstId`: the event id this step's first record gets (the host numbers events in the order
+   * they are recorded: the execution's count so far, plus one). Unknown where there is no history.
+   */
+  constructor(ctx: GraphContext, readonly env: StepEnv, readonly firstId?: number) {
     this.ctx = { ...ctx };
   }
 
@@ -70,6 +74,10 @@ export class Step {
   }
 
   record(type: SfnEventType, details?: Record<string, unknown>, extra?: Omit<SfnRecord, 'type' | 'details'>): void {
+    if (type.endsWith('StateEntered')) {
+      if (this.firstId === undefined) delete this.ctx.enteredId;
+      else this.ctx.enteredId = this.firstId + this.records.length;
+    }
     this.records.push({ type, ...(details ? { details } : {}), ...extra });
   }
 
@@ -95,7 +103,7 @@ export class Step {
     try {
       return { ok: true, value: fn() };
     } catch (e) {
-      const fault = toFault(e, this.env.selfId);
+      const fault = toFault(e, this.env.selfId, this.ctx);
       if (e instanceof QueryEvaluationError) {
         this.record('EvaluationFailed', { error: fault.error, cause: fault.cause, location: e.location, state: this.ctx.state?.Name ?? '' });
       }
@@ -110,9 +118,12 @@ export class Step {
   }
 }
 
-/** The fault of an error thrown in a step of actor `actorId`. */
-export function toFault(e: unknown, actorId: string): Fault {
-  if (e instanceof StateRuntimeError || e instanceof QueryEvaluationError) return { error: e.error, cause: inStateCause(actorId, e.cause) };
+/** The fault of an error thrown in a step of actor `actorId`, in the state `ctx` is in. */
+export function toFault(e: unknown, actorId: string, ctx: Pick<GraphContext, 'state' | 'enteredId'>): Fault {
+  if (e instanceof StateRuntimeError || e instanceof QueryEvaluationError) {
+    const cause = ctx.state && ctx.enteredId !== undefined ? stateCause(ctx.state.Name, ctx.enteredId, e.cause) : inStateCause(actorId, e.cause);
+    return { error: e.error, cause };
+  }
   if (e instanceof AslError) return { error: e.error, cause: e.cause };
   return { error: 'States.Runtime', cause: e instanceof Error ? e.message : String(e) };
 }

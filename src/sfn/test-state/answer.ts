@@ -1,6 +1,7 @@
 import { matchesError } from '../asl/errors.js';
 import type { Catcher, Retrier, State } from '../asl/types.js';
 import { GO_FAIL, GO_RETRY, visibleVariables, type Fault } from '../compile/graph-context.js';
+import { plainCause } from '../compile/state-cause.js';
 import type { InspectionLevel } from './request.js';
 import type { MapInspection } from './run-state.js';
 import type { TestStep } from './test-step.js';
@@ -66,7 +67,7 @@ export function testStateAnswer(s: TestStep, def: State, input: unknown, level: 
   }
   // A Fail state without Error or Cause fails with neither (the empty string stands for "none").
   if (fault?.error) out.error = fault.error;
-  if (fault?.cause) out.cause = fault.cause;
+  if (fault?.cause) out.cause = plainCause(fault.cause);
   if (level !== 'INFO') out.inspectionData = inspection(s, def, input, map, errorDetails(s, def, status, fault));
   return out;
 }
