@@ -101,15 +101,15 @@ describe('the callback pattern over nats:publish.waitForTaskToken', () => {
     l.sub.unsubscribe();
   });
 
-  it('a missed heartbeat is States.HeartbeatTimeout; a late token then answers TaskTimedOut', async () => {
+  it('a missed heartbeat is States.Timeout, as AWS records it; a late token then answers TaskTimedOut', async () => {
     const subject = freshName('hb').replace(/[^A-Za-z0-9_-]/g, '_');
     const l = listen(subject);
     const arn = await run(callback(subject, { HeartbeatSeconds: 1 }));
     const { body } = await l.next();
     const d = await waitClosed(sfn, arn);
-    expect(d).toMatchObject({ status: 'FAILED', error: 'States.HeartbeatTimeout' });
+    expect(d).toMatchObject({ status: 'FAILED', error: 'States.Timeout' });
     const timedOut = (await fullHistory(sfn, arn)).find((e) => e.type === 'TaskTimedOut')!;
-    expect(timedOut.taskTimedOutEventDetails).toEqual({ resourceType: 'nats', resource: 'publish.waitForTaskToken', error: 'States.HeartbeatTimeout' });
+    expect(timedOut.taskTimedOutEventDetails).toEqual({ resourceType: 'nats', resource: 'publish.waitForTaskToken', error: 'States.Timeout' });
     const late = await rejection(sfn.send(new SendTaskSuccessCommand({ taskToken: body.token!, output: '{}' })));
     expect(late.name).toBe('TaskTimedOut');
     l.sub.unsubscribe();

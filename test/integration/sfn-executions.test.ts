@@ -64,15 +64,15 @@ describe('Step Functions executions over HTTP (AWS SDK)', () => {
     expect(h.at(-1)!.executionFailedEventDetails).toMatchObject({ error: 'CardDeclined', cause: 'insufficient funds' });
   });
 
-  it('a worker that stops heartbeating times out (States.HeartbeatTimeout); a stale token then answers TaskTimedOut', async () => {
+  it('a worker that stops heartbeating times out (States.Timeout, as AWS records a missed heartbeat); a stale token then answers TaskTimedOut', async () => {
     const { activityArn, stateMachineArn } = await machineWithActivity(sfn, (a) => oneTask(a, { HeartbeatSeconds: 1, TimeoutSeconds: 30 }));
     const executionArn = await start(stateMachineArn);
     const task = await take(activityArn);
     const d = await waitClosed(sfn, executionArn);
-    expect({ status: d.status, error: d.error }).toEqual({ status: 'FAILED', error: 'States.HeartbeatTimeout' });
+    expect({ status: d.status, error: d.error }).toEqual({ status: 'FAILED', error: 'States.Timeout' });
     const h = await fullHistory(sfn, executionArn);
     expect(h.map((x) => x.type).slice(-2)).toEqual(['ActivityTimedOut', 'ExecutionFailed']);
-    expect(h.at(-2)!.activityTimedOutEventDetails?.error).toBe('States.HeartbeatTimeout');
+    expect(h.at(-2)!.activityTimedOutEventDetails?.error).toBe('States.Timeout');
     const stale = await rejection(sfn.send(new SendTaskSuccessCommand({ taskToken: task.token, output: '{}' })));
     expect(stale).toBeInstanceOf(TaskTimedOut);
     expect(await rejection(sfn.send(new SendTaskHeartbeatCommand({ taskToken: task.token })))).toBeInstanceOf(TaskTimedOut);

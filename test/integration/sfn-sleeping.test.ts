@@ -76,7 +76,7 @@ describe('Step Functions executions asleep', () => {
     const events = await history(arn);
     expectGapFree(events);
     const timedOut = events.find((x) => x.type === 'ActivityTimedOut')!;
-    expect(timedOut.activityTimedOutEventDetails).toMatchObject({ error: 'States.HeartbeatTimeout' });
+    expect(timedOut.activityTimedOutEventDetails).toMatchObject({ error: 'States.Timeout' });
     // Woken at its heartbeat deadline, it times out then (a fresh window would add another 2 s).
     expect(timedOut.timestamp - beatAt).toBeGreaterThanOrEqual(1.9);
     expect(timedOut.timestamp - beatAt).toBeLessThan(3.5);
@@ -112,7 +112,7 @@ describe('Step Functions executions asleep', () => {
     const events = await history(arn);
     expectGapFree(events);
     const timedOut = events.find((x) => x.type === 'ActivityTimedOut')!;
-    expect(timedOut.activityTimedOutEventDetails).toMatchObject({ error: 'States.HeartbeatTimeout' });
+    expect(timedOut.activityTimedOutEventDetails).toMatchObject({ error: 'States.Timeout' });
     // 3 s after the heartbeat: the stored snapshot's window (before the heartbeat) would end 1 s
     // earlier, and a window reopened by the wake-up 1.5 s later.
     expect(timedOut.timestamp - beatAt).toBeGreaterThanOrEqual(2.9);

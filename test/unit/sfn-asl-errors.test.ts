@@ -32,6 +32,7 @@ describe('matchesError', () => {
     [['States.Timeout'], 'States.Timeout', true],
     [['States.Timeout'], 'States.HeartbeatTimeout', true],
     [['States.HeartbeatTimeout'], 'States.Timeout', false],
+    [['States.HeartbeatTimeout'], 'States.HeartbeatTimeout', true],
     [['States.Runtime'], 'States.Runtime', true],
     [['A', 'B'], 'B', true],
     [['A', 'B'], 'C', false],
@@ -39,6 +40,14 @@ describe('matchesError', () => {
     [[], 'A', false],
   ])('%j matches %s → %s', (names, error, want) => {
     expect(matchesError(names, error)).toBe(want);
+  });
+
+  it('a missed heartbeat is States.Timeout, and States.HeartbeatTimeout matches it too', () => {
+    expect(matchesError(['States.HeartbeatTimeout'], 'States.Timeout', true)).toBe(true);
+    expect(matchesError(['States.Timeout'], 'States.Timeout', true)).toBe(true);
+    expect(matchesError(['States.ALL'], 'States.Timeout', true)).toBe(true);
+    expect(matchesError(['States.TaskFailed'], 'States.Timeout', true)).toBe(false);
+    expect(matchesError(['States.HeartbeatTimeout'], 'States.Timeout', false)).toBe(false);
   });
 });
 

@@ -115,7 +115,7 @@ const states: SfnCase[] = [
   {
     name: 'JSONata Task: HeartbeatSeconds as an expression',
     definition: one(task({ TimeoutSeconds: 100, HeartbeatSeconds: '{% 3 %}' })), worker: [{ startSilent: true }],
-    expect: failed('States.HeartbeatTimeout'),
+    expect: failed('States.Timeout'),
     check: (run) => expect(details(run, 'ActivityScheduled').heartbeatInSeconds).toBe(3),
   },
   {

@@ -94,7 +94,7 @@ describe('a service integration Task', () => {
     expect(r.output()).toEqual({ status: 'SUCCEEDED', output: { Subject: 'af.sfn.out.y' } });
   });
 
-  it('opens the heartbeat window at TaskSubmitted; heartbeats keep it open; a missed one is States.HeartbeatTimeout', () => {
+  it('opens the heartbeat window at TaskSubmitted; heartbeats keep it open; a missed one is States.Timeout', () => {
     const r = run(callback({ HeartbeatSeconds: 10 }));
     const key = r.key();
     r.send({ type: 'sfn.activity.started', key });
@@ -108,8 +108,8 @@ describe('a service integration Task', () => {
     }
     expect(r.types()).not.toContain('TaskTimedOut');
     r.clock.increment(10_000);
-    expect(r.of('TaskTimedOut')).toEqual([{ resourceType: 'nats', resource: 'publish.waitForTaskToken', error: 'States.HeartbeatTimeout' }]);
-    expect(r.output()).toEqual({ status: 'FAILED', error: 'States.HeartbeatTimeout' });
+    expect(r.of('TaskTimedOut')).toEqual([{ resourceType: 'nats', resource: 'publish.waitForTaskToken', error: 'States.Timeout' }]);
+    expect(r.output()).toEqual({ status: 'FAILED', error: 'States.Timeout' });
   });
 
   it('TimeoutSeconds is States.Timeout, retried by Retry; SendTaskFailure goes to Catch', () => {

@@ -29,12 +29,14 @@ export function isAslError(e: unknown, error?: string): e is AslError {
 const NOT_CAUGHT_BY_ALL = new Set(['States.Runtime', 'States.DataLimitExceeded']);
 const NOT_TASK_FAILED = new Set(['States.Timeout', 'States.HeartbeatTimeout', 'States.Runtime']);
 
-/** Does one of a Retrier's/Catcher's ErrorEquals names match `error`? */
-export function matchesError(errorEquals: readonly string[], error: string): boolean {
+/** Does one of a Retrier's/Catcher's ErrorEquals names match `error` (`heartbeat`: a States.Timeout from a missed heartbeat)? */
+export function matchesError(errorEquals: readonly string[], error: string, heartbeat = false): boolean {
   for (const name of errorEquals) {
     if (name === error) return true;
+    if (name === 'States.HeartbeatTimeout' && heartbeat) return true;
     if (name === 'States.ALL' && !NOT_CAUGHT_BY_ALL.has(error)) return true;
     if (name === 'States.TaskFailed' && !NOT_TASK_FAILED.has(error) && !NOT_CAUGHT_BY_ALL.has(error)) return true;
+    // A fault stored before heartbeat timeouts were recorded as States.Timeout.
     if (name === 'States.Timeout' && error === 'States.HeartbeatTimeout') return true;
   }
   return false;

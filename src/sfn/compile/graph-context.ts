@@ -71,6 +71,11 @@ export interface Kids {
 export interface Fault {
   error: string;
   cause: string;
+  /**
+   * A missed heartbeat. AWS records it as States.Timeout (the task's event, the execution's error);
+   * only a Retry or Catch may name it apart, as States.HeartbeatTimeout.
+   */
+  heartbeat?: true;
 }
 
 /**

@@ -24,7 +24,7 @@ function handleable(error: string): boolean {
 export function decideFault(s: Step, def: State, fault: Fault, unretried?: () => void): void {
   const { Retry = [], Catch = [] } = def as Handles;
   if (handleable(fault.error)) {
-    const i = Retry.findIndex((r) => matchesError(r.ErrorEquals, fault.error));
+    const i = Retry.findIndex((r) => matchesError(r.ErrorEquals, fault.error, fault.heartbeat));
     if (i >= 0) {
       const done = s.ctx.retries[i] ?? 0;
       if (done < maxAttempts(Retry[i])) {
@@ -38,7 +38,7 @@ export function decideFault(s: Step, def: State, fault: Fault, unretried?: () =>
       }
     }
     unretried?.();
-    const c = Catch.find((k) => matchesError(k.ErrorEquals, fault.error));
+    const c = Catch.find((k) => matchesError(k.ErrorEquals, fault.error, fault.heartbeat));
     if (c) {
       catchWith(s, def, c, { Error: fault.error, Cause: plainCause(fault.cause) });
       return;

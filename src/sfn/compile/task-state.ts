@@ -141,11 +141,14 @@ export function taskScheduleFailed(s: Step, error: string, cause: string): void 
   s.fail({ error, cause });
 }
 
-/** TimeoutSeconds or HeartbeatSeconds ran out: AWS records the error and no cause. */
+/**
+ * TimeoutSeconds or HeartbeatSeconds ran out: AWS records States.Timeout for both, and no cause
+ * (a Retry or Catch may still name a missed heartbeat States.HeartbeatTimeout).
+ */
 export function taskTimedOut(s: Step, def: TaskState, heartbeat: boolean): void {
   const t = s.ctx.task!;
-  const error = heartbeat ? 'States.HeartbeatTimeout' : 'States.Timeout';
+  const error = 'States.Timeout';
   s.record(taskEventType(t, 'timedOut'), taskDetails(t, { error }), { taskKey: t.key });
   s.ctx.task = null;
-  decideFault(s, def, { error, cause: '' });
+  decideFault(s, def, { error, cause: '', ...(heartbeat ? { heartbeat: true as const } : {}) });
 }

@@ -28,11 +28,11 @@ function errorDetails(s: TestStep, def: State, status: Status, fault: Fault | un
   if (!fault) return undefined;
   if (status === 'RETRIABLE') {
     return {
-      retryIndex: Retry.findIndex((r) => matchesError(r.ErrorEquals, fault.error)),
+      retryIndex: Retry.findIndex((r) => matchesError(r.ErrorEquals, fault.error, fault.heartbeat)),
       retryBackoffIntervalSeconds: Math.trunc((s.ctx.retryAt! - s.now()) / 1000),
     };
   }
-  if (status === 'CAUGHT_ERROR') return { catchIndex: Catch.findIndex((c) => matchesError(c.ErrorEquals, fault.error)) };
+  if (status === 'CAUGHT_ERROR') return { catchIndex: Catch.findIndex((c) => matchesError(c.ErrorEquals, fault.error, fault.heartbeat)) };
   return undefined;
 }
 
