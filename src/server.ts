@@ -3,6 +3,7 @@ import { resolveOptions, type NodeOptions, type NodeConfig } from './config.js';
 import { createLogger } from './log.js';
 import { TaskQueues } from './matching/task-queues.js';
 import { openNats, type Nats } from './nats/infrastructure.js';
+import { oldServerWarning, olderThanTrusted } from './nats/server-version.js';
 import { subjects } from './nats/subjects.js';
 import { Registry } from './registry/registry.js';
 import { createSystemClock, type EngineClock } from './engine/clock.js';
@@ -106,6 +107,8 @@ export async function startNode(options: StartOptions = {}): Promise<EngineNode>
   const started = Date.now();
   const nats = await openNats(resolved.natsUrl, s, { name: `actorflow-${resolved.nodeName}`, auth: resolved.natsAuth, replicas: resolved.replicas });
   log.info({ ms: Date.now() - started, replicas: nats.replicas }, 'connected to NATS; streams and buckets ready');
+  const serverVersion = nats.nc.info?.version;
+  if (olderThanTrusted(serverVersion)) log.warn({ version: serverVersion }, oldServerWarning(serverVersion!));
   if (!resolved.cluster && !options.ownPartitions) {
     await assertNoClusterPeers(nats.nc, s, resolved.leaseTtlMs, nats.replicas, resolved.nodeName)
       .catch(async (e: unknown) => { await nats.nc.close(); inspector?.stop(); throw e; });

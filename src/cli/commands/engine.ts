@@ -1,3 +1,4 @@
+import { join, resolve } from 'node:path';
 import { packageRoot } from '../../nats/package-root.js';
 import { UsageError, str } from '../args.js';
 import type { Command, CommandContext } from '../context.js';
@@ -6,14 +7,29 @@ import type { Command, CommandContext } from '../context.js';
 const ROOT = packageRoot();
 
 /**
+ * Where the embedded server of a command run in `cwd` keeps its store (AF_NATS_STORE_DIR), or
+ * undefined for nats.conf's own `.data/jetstream` under the package root. The server runs from the
+ * package root (it reads nats.conf there), but the store stays where the command was run: an
+ * installed package's root is inside node_modules, which the next `npm ci` deletes, history and all.
+ * A relative AF_NATS_STORE_DIR means the same folder as it did in `cwd`.
+ */
+export function embeddedStoreDir(cwd: string, root: string, env: NodeJS.ProcessEnv): string | undefined {
+  if (env.AF_NATS_STORE_DIR) return resolve(cwd, env.AF_NATS_STORE_DIR);
+  return resolve(cwd) === resolve(root) ? undefined : join(resolve(cwd), '.data', 'jetstream');
+}
+
+/**
  * serve and demo run src/serve.ts and src/main.ts in this process. They read NATS_URL and
  * AF_PREFIX, so --nats and --prefix become those; without NATS_URL they start the embedded
- * nats-server from the repository root, as `npm start` does.
+ * nats-server from the repository root, as `npm start` does, with its store in the cwd.
  */
 function engineEnv(ctx: CommandContext): void {
   if (ctx.natsGiven) process.env.NATS_URL = ctx.natsUrl;
   if (ctx.prefixGiven) process.env.AF_PREFIX = ctx.prefix;
-  if (!process.env.NATS_URL) process.chdir(ROOT);
+  if (process.env.NATS_URL) return;
+  const store = embeddedStoreDir(process.cwd(), ROOT, process.env);
+  if (store) process.env.AF_NATS_STORE_DIR = store;
+  process.chdir(ROOT);
 }
 
 export const serveCommand: Command = {
@@ -26,7 +42,8 @@ export const serveCommand: Command = {
     inspect: { type: 'boolean', help: 'serve the XState inspector bridge (or AF_INSPECT=1)' },
     'inspect-port': { type: 'string', value: 'N', help: 'inspector port (default $AF_INSPECT_PORT or 8081); implies --inspect' },
   },
-  details: 'Joins the NATS at --nats or $NATS_URL; with neither, runs the embedded nats-server (nats.conf, store in .data/).\n'
+  details: 'Joins the NATS at --nats or $NATS_URL; with neither, runs the embedded nats-server (nats.conf; its store in .data/jetstream of the\n'
+    + 'current folder, or $AF_NATS_STORE_DIR).\n'
     + 'Prints {"ready":true,…} once it serves. Environment: AF_PARTITIONS, AF_PREFIX, AF_LOG_LEVEL, AF_ACCESS_KEYS, AF_ACCESS_KEYS_FILE,\n'
     + 'NATS_USER/NATS_PASSWORD (the engine user of nats.conf) and NATS_CA/NATS_CERT/NATS_KEY for TLS with --nats/$NATS_URL.',
   async run(ctx) {
