@@ -1,4 +1,4 @@
-import { jetstreamManager } from '@nats-io/jetstream';
+import { JetStreamApiCodes, JetStreamApiError, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { subjects } from '../nats/subjects.js';
@@ -15,9 +15,15 @@ export interface ClusterStatus {
 /** Reads who owns what from the KV buckets (for `actorflow cluster status` and tests). */
 export async function readClusterStatus(nc: NatsConnection, prefix = 'af', now = Date.now()): Promise<ClusterStatus> {
   const s = subjects(prefix);
+  // The TTL is the bucket's (its stream's max_age); the bucket is opened, never created, here. Only
+  // a bucket that is not there means "no clustered node yet": a refusal (a user without engine
+  // rights) or an outage is the caller's error, not an empty cluster.
+  const jsm = await jetstreamManager(nc);
+  const info = await jsm.streams.info(`KV_${s.buckets.leases}`).catch((e: unknown) => {
+    if (e instanceof JetStreamApiError && e.code === JetStreamApiCodes.StreamNotFound) return undefined;
+    throw e;
+  });
   const partitions = await storedPartitionCount(nc, s);
-  // The TTL is the bucket's (its stream's max_age); the bucket is opened, never created, here.
-  const info = await jetstreamManager(nc).then((jsm) => jsm.streams.info(`KV_${s.buckets.leases}`)).catch(() => undefined);
   if (!info) return { partitions, nodes: [], leases: [] };
   const ttlMs = Math.round(info.config.max_age / 1e6);
   const store = new LeaseStore(await new Kvm(nc).open(s.buckets.leases), ttlMs);
