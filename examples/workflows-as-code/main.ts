@@ -3,12 +3,14 @@
  * against a running engine (`npm start` or `actorflow serve`). Prints the run's history.
  */
 import { ActorFlowClient } from '../../src/sdk/client.js';
+import { devUser } from '../../src/nats/connect-options.js';
 import { formatTimeline } from '../../src/demo/order-fulfilment.js';
 import { registerTypes, startWorkflowWorker } from '../../src/workflow/index.js';
 import { chargeCreditCard, orderWorkflow, recordCompletion, shipOrder, verifyOrder } from './order.js';
 
 const activities = [verifyOrder, chargeCreditCard, shipOrder, recordCompletion];
-const client = await ActorFlowClient.connect({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' });
+// npm start's nats-server admits its own users only: `worker` for clients (NATS_USER/AF_NATS_WORKER_PASSWORD to override).
+const client = await ActorFlowClient.connect({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', auth: devUser('worker') });
 const domain = process.env.DOMAIN ?? 'examples';
 await client.ensureDomain(domain);
 await registerTypes(client, domain, { workflows: [orderWorkflow], activities });

@@ -65,13 +65,16 @@ export function startOrderParticipants(client: ActorFlowClient, domain: string,
   return { decider, worker, stop: () => Promise.all([decider.stop(), worker.stop()]).then(() => undefined) };
 }
 
+/** A value shown in a timeline: its first 60 characters, and an ellipsis when there is more. */
+const clip = (v: string): string => (v.length > 60 ? `${v.slice(0, 59)}…` : v);
+
 /** The history as a readable timeline: id, offset from the start, type, key attributes. */
 export function formatTimeline(events: WireEvent[]): string {
   const t0 = events[0]?.eventTimestamp ?? 0;
   return events.map((e) => {
     const a = attributesOf(e);
     const keys = ['activityType', 'activityId', 'identity', 'scheduledEventId', 'startedEventId', 'decisionTaskCompletedEventId', 'timeoutType', 'timerId', 'result', 'reason', 'cause'];
-    const shown = keys.filter((k) => a[k] !== undefined).map((k) => `${k}=${typeof a[k] === 'object' ? (a[k] as { name: string }).name : String(a[k]).slice(0, 60)}`);
+    const shown = keys.filter((k) => a[k] !== undefined).map((k) => `${k}=${typeof a[k] === 'object' ? (a[k] as { name: string }).name : clip(String(a[k]))}`);
     const ms = Math.round((e.eventTimestamp - t0) * 1000);
     return `${String(e.eventId).padStart(3)}  +${String(ms).padStart(5)} ms  ${e.eventType.padEnd(34)} ${shown.join(' ')}`;
   }).join('\n');
