@@ -15,7 +15,10 @@ function redrive(rec: SfnExecutionRecord, now: number): object {
   return reason === undefined ? { ...counted, redriveStatus: 'REDRIVABLE' } : { ...counted, redriveStatus: 'NOT_REDRIVABLE', redriveStatusReason: reason };
 }
 
-/** DescribeExecution: output only when SUCCEEDED; error and cause when the execution failed, timed out or was aborted. */
+/**
+ * DescribeExecution: output only when SUCCEEDED; error and cause when the execution failed or was
+ * aborted. A TIMED_OUT execution has neither on AWS (its ExecutionTimedOut event keeps them).
+ */
 export async function describeExecution(ctx: ServiceContext, input: unknown): Promise<object> {
   const rec = await requireExecution(ctx, requestObject(input).executionArn);
   return {
@@ -31,8 +34,8 @@ export async function describeExecution(ctx: ServiceContext, input: unknown): Pr
     input: rec.input,
     inputDetails: { included: true },
     ...(rec.status === 'SUCCEEDED' ? { output: rec.output, outputDetails: { included: true } } : {}),
-    ...(rec.error !== undefined ? { error: rec.error } : {}),
-    ...(rec.cause !== undefined ? { cause: rec.cause } : {}),
+    ...(rec.error !== undefined && rec.status !== 'TIMED_OUT' ? { error: rec.error } : {}),
+    ...(rec.cause !== undefined && rec.status !== 'TIMED_OUT' ? { cause: rec.cause } : {}),
     ...redrive(rec, ctx.clock.now()),
   };
 }
