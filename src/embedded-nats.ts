@@ -7,6 +7,7 @@ import { natsServerBinary } from './nats/server-binary.js';
 import { stopsWhenWeDie } from './child-guard.js';
 import { backoffMs, retry, sleep } from './protocol/retry.js';
 import { durabilityFromEnv, withDurability, type Durability } from './nats/durability.js';
+import { confWithPrefix } from './nats/conf-prefix.js';
 
 export interface EmbeddedNats {
   url: string;
@@ -26,16 +27,22 @@ export interface EmbeddedNatsOptions {
   httpPort?: number;
   /** Where lines about the server's restarts go (default stderr). */
   log?: (line: string) => void;
+  /** AF_PREFIX of the engine that uses it: the users' permissions are rewritten for it (nats.conf names `af`). */
+  prefix?: string;
 }
 
 /**
- * The embedded server's options from the environment: AF_NATS_PORT, AF_DURABILITY and
- * AF_NATS_STORE_DIR (its JetStream store in place of nats.conf's `.data/jetstream`).
+ * The embedded server's options from the environment: AF_NATS_PORT, AF_DURABILITY,
+ * AF_NATS_STORE_DIR (its JetStream store in place of nats.conf's `.data/jetstream`) and AF_PREFIX.
  */
 export function embeddedNatsOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): EmbeddedNatsOptions {
   const port = env.AF_NATS_PORT === undefined ? 4222 : Number(env.AF_NATS_PORT);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`AF_NATS_PORT must be a port number from 1 to 65535, got ${env.AF_NATS_PORT}`);
-  return { port, durability: durabilityFromEnv(env), ...(env.AF_NATS_STORE_DIR ? { storeDir: env.AF_NATS_STORE_DIR } : {}) };
+  return {
+    port, durability: durabilityFromEnv(env),
+    ...(env.AF_NATS_STORE_DIR ? { storeDir: env.AF_NATS_STORE_DIR } : {}),
+    ...(env.AF_PREFIX ? { prefix: env.AF_PREFIX } : {}),
+  };
 }
 
 /**
@@ -61,9 +68,11 @@ export async function startEmbeddedNats(o: EmbeddedNatsOptions = embeddedNatsOpt
   }
   mkdirSync('.data', { recursive: true });
   let conf = confPath;
-  if (o.durability === 'fsync' || o.storeDir) {
+  const prefixed = o.prefix !== undefined && o.prefix !== 'af';
+  if (o.durability === 'fsync' || o.storeDir || prefixed) {
     // nats-server refuses -sd beside a config's store_dir, so the store folder goes into the copy too.
     let text = withDurability(readFileSync(confPath, 'utf8'), o.durability ?? 'default');
+    if (prefixed) text = confWithPrefix(text, o.prefix!);
     if (o.storeDir) text = text.replace(/^(\s*store_dir:).*$/m, `$1 ${JSON.stringify(o.storeDir)}`);
     conf = join(o.storeDir ?? '.data', 'nats.effective.conf');
     mkdirSync(o.storeDir ?? '.data', { recursive: true });

@@ -95,11 +95,11 @@ export async function guardsOf(pid: number): Promise<number[]> {
  * `actorflow serve` (src/serve.ts) on an embedded nats-server with a store folder of its own, left
  * to `cleanup`: `start()` starts it (again) on the same port and store, and waits until it is ready.
  */
-export async function serveOnEmbedded(cleanup: { dirs: string[]; groups: number[] }, prefix: string) {
+export async function serveOnEmbedded(cleanup: { dirs: string[]; groups: number[] }, prefix: string, extraEnv: NodeJS.ProcessEnv = {}) {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   cleanup.dirs.push(dir);
   const natsPort = await freePort();
-  const env = embeddedEnv(natsPort, { AF_NATS_STORE_DIR: dir });
+  const env = embeddedEnv(natsPort, { AF_NATS_STORE_DIR: dir, ...extraEnv });
   const start = async () => {
     const started = await startUntil(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'src', 'serve.ts')], ROOT, env, '"ready":true');
     cleanup.groups.push(started.proc.pid!);
