@@ -76,6 +76,25 @@ describe('Step Functions: the Cause a Catch receives', () => {
     });
   });
 
+  it('an activity that does not exist, withdrawn before it is stored, does not shift the entered id a sibling\'s cause names', async () => {
+    const arn = await createMachine(h.sfn, {
+      StartAt: 'P', States: {
+        P: { Type: 'Parallel', End: true, Branches: [
+          { StartAt: 'Gone', States: { Gone: { Type: 'Task', Resource: 'arn:aws:states:us-east-1:000000000000:activity:never-created', End: true } } },
+          { StartAt: 'B', States: { B: { Type: 'Pass', QueryLanguage: J, Output: '{% $states.input.none %}', End: true } } },
+        ] },
+      },
+    });
+    const { executionArn } = await h.sfn.send(new StartExecutionCommand({ stateMachineArn: arn, input: '{}' }));
+    const d = await waitClosed(h.sfn, executionArn!);
+    const events = await fullHistory(h.sfn, executionArn!);
+    expect(events.map((e) => e.type)).not.toContain('ActivityScheduled');
+    expect(events.map((e) => e.id)).toEqual(events.map((_e, i) => i + 1));
+    const cause = `An error occurred while executing the state 'B' (entered at the event id #${enteredId(events, 'B')}). ${undef('$states.input.none', 'Output')}`;
+    expect(d).toMatchObject({ status: 'FAILED', error: 'States.QueryEvaluationError', cause });
+    expect(events.find((e) => e.type === 'EvaluationFailed')!.evaluationFailedEventDetails!.cause).toBe(cause);
+  });
+
   it('TestState answers the text alone, caught or not', async () => {
     const ts = h.sfn;
     const failed = await ts.send(new TestStateCommand({ definition: JSON.stringify({ Type: 'Pass', QueryLanguage: J, Output: '{% $states.input.nope %}', End: true }), input: '{}' }));

@@ -34,6 +34,12 @@ export function resolveCause(cause: string, entered: EnteredLookup): string {
   return at === undefined ? text : stateCause(at[1], at[0], text);
 }
 
+/** A cause `stateCause` wrote, once the event `removed` was dropped before it was stored: a later entered id moves down by one. */
+export function shiftEnteredId(cause: string, removed: number): string {
+  return cause.replace(/^(An error occurred while executing the state '.*?' \(entered at the event id #)(\d+)(\)\. )/s,
+    (all, head: string, id: string, tail: string) => (Number(id) > removed ? `${head}${Number(id) - 1}${tail}` : all));
+}
+
 /** The cause with any mark dropped: for data the host does not store as an event (a catcher's Cause, TestState's answer). */
 export function plainCause(cause: string): string {
   return resolveCause(cause, () => undefined);

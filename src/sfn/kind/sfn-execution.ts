@@ -8,6 +8,7 @@ import { advance, applyLinkOp, previousOf } from './event-links.js';
 import type { SfnExecutionRecord } from './execution-records.js';
 import { asStored, type SfnStoredEvent } from './sfn-events.js';
 import { StoredText } from './stored-text.js';
+import { resolveCause, shiftEnteredId } from '../compile/state-cause.js';
 import { planTransition, type PartsExtra } from './transition-chunks.js';
 
 /** A Task state's activity or service task as the host tracks it (for tokens, dispatch and re-queueing). */
@@ -116,8 +117,36 @@ export class SfnExecution extends LiveExecution {
     this.book.entered?.[actorId] ?? this.endedNow.get(actorId) ?? this.endedBefore.get(actorId);
 
   /** Drops a task's ActivityScheduled before it is stored (its activity does not exist). */
+  /**
+   * Ids of the events withdrawn in the last flush, as the steps counted them: a cause a step wrote
+   * before the withdrawal names a later entered event one id too high (see causeAsStored).
+   */
+  private withdrawnIds: number[] = [];
+
+  /** The execution's closing cause as its ExecutionFailed event stores it. */
+  causeAsStored(cause: string): string {
+    // In the order they went: each id is counted after the ones withdrawn before it.
+    const shifted = this.withdrawnIds.reduce(shiftEnteredId, cause);
+    return resolveCause(shifted, this.entered);
+  }
+
   withdraw(key: string): void {
-    this.pending = this.pending.filter((p) => p.e?.task?.key !== key);
+    // The ids after it move down by one: causes the steps wrote since, naming later entered events, too.
+    let id = this.book.lastEventId;
+    let gone: number | undefined;
+    const kept: typeof this.pending = [];
+    for (const p of this.pending) {
+      if (p.e !== null) id += 1;
+      if (p.e?.task?.key === key) {
+        if (gone === undefined) this.withdrawnIds.push(id);
+        gone ??= id;
+        this.recordedPending -= 1;
+        continue;
+      }
+      const cause = p.e?.details?.cause;
+      kept.push(gone !== undefined && typeof cause === 'string' ? { ...p, e: { ...p.e!, details: { ...p.e!.details, cause: shiftEnteredId(cause, gone) } } } : p);
+    }
+    this.pending = kept;
   }
 
   get done(): boolean {
@@ -199,6 +228,7 @@ export class SfnExecution extends LiveExecution {
    * bookkeeping, behind the fence), then lets the host act on it. Call inside `serial`.
    */
   async flush(): Promise<SfnStoredEvent[]> {
+    this.withdrawnIds = [];
     const scheduled = this.pending.flatMap((p) => (p.e?.task ? [p.e.task] : []));
     if (scheduled.length > 0 && this.vet && !this.isDead) await this.vet(this, scheduled);
     if (this.pending.length === 0 || this.isDead) return [];

@@ -16,7 +16,7 @@ import type { Registry } from '../../registry/registry.js';
 import { parseArn } from '../arns.js';
 import { sfnKeys, type ActivityRecord } from '../records.js';
 import type { SfnExecutionInput, SfnExecutionOutput, SfnInputEvent, SfnTaskRequest } from '../compile/contract.js';
-import { inStateCause, resolveCause } from '../compile/state-cause.js';
+import { inStateCause } from '../compile/state-cause.js';
 import { ExecutionRecords, type ExecutionRecordEffects, type SfnExecutionRecord } from './execution-records.js';
 import { executionHooks, MachineCache } from './machine-cache.js';
 import { HOST_ACTOR, SfnExecution, type SfnBook, type SfnCommit, type SfnTaskState, type SfnTransitionExtra } from './sfn-execution.js';
@@ -437,7 +437,7 @@ export class SfnHost implements PartitionHost, ExecutionKind<SfnExecution, SfnMe
     if (out.status === 'SUCCEEDED') closed.output = x.text.json(JSON.stringify(out.output ?? null));
     else {
       if (out.error !== undefined) closed.error = out.error;
-      if (out.cause !== undefined) closed.cause = resolveCause(out.cause, x.entered);
+      if (out.cause !== undefined) closed.cause = x.causeAsStored(out.cause);
     }
     await this.records.close(closed);
   }
