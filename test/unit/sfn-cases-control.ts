@@ -206,6 +206,15 @@ const timeoutCases: SfnCase[] = [
     expect: failed('States.Timeout'),
   },
   {
+    name: 'Timeout: a Parallel Catch States.HeartbeatTimeout catches a branch\'s missed heartbeat',
+    definition: { StartAt: 'P', States: {
+      P: { Type: 'Parallel', Branches: [{ StartAt: 'T', States: { T: task({ HeartbeatSeconds: 5, End: true }) } }],
+        Catch: [{ ErrorEquals: ['States.HeartbeatTimeout'], Next: 'F' }], End: true },
+      F: { Type: 'Pass', End: true } } },
+    worker: [{ startSilent: true }],
+    expect: ok({ Error: 'States.Timeout', Cause: '' }),
+  },
+  {
     name: 'Timeout: Retry States.HeartbeatTimeout retries a missed heartbeat',
     definition: single(task({ HeartbeatSeconds: 5, Retry: [{ ErrorEquals: ['States.HeartbeatTimeout'], IntervalSeconds: 1, MaxAttempts: 1 }] })),
     worker: [{ startSilent: true }, { output: 'second' }],

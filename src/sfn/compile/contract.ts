@@ -141,8 +141,11 @@ export interface SfnExecutionInput {
 /** The root machine's output once its snapshot status is 'done'. */
 export type SfnExecutionOutput =
   | { status: 'SUCCEEDED'; output: unknown }
-  /** A branch or iteration that failed also says where a redrive starts it again (`redrive`). */
-  | { status: 'FAILED' | 'TIMED_OUT' | 'ABORTED'; error?: string; cause?: string; redrive?: RedrivePoint };
+  /**
+   * A branch or iteration that failed also says where a redrive starts it again (`redrive`), and
+   * whether its States.Timeout was a missed heartbeat (its parent's Retry or Catch may name it so).
+   */
+  | { status: 'FAILED' | 'TIMED_OUT' | 'ABORTED'; error?: string; cause?: string; redrive?: RedrivePoint; heartbeat?: true };
 
 /**
  * Events the host sends to the root actor (the root forwards task events and rearm to its children).

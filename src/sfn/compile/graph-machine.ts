@@ -259,7 +259,7 @@ export function createGraphMachine(graph: StateGraph, o: GraphMachineOptions, co
         const redrive = o.root ? undefined : redrivePointOf(ctx);
         return {
           status: 'FAILED', ...(ctx.fault?.error ? { error: ctx.fault.error } : {}), ...(ctx.fault?.cause ? { cause: ctx.fault.cause } : {}),
-          ...(redrive ? { redrive } : {}),
+          ...(redrive ? { redrive } : {}), ...(!o.root && ctx.fault?.heartbeat ? { heartbeat: true as const } : {}),
         };
       }),
       abort: end((_ctx, e) => {

@@ -131,7 +131,8 @@ export function notePoint(s: Step, actorId: string, out: SfnExecutionOutput): vo
 
 /** The failure a finished child hands its Parallel or Map state. */
 export function kidFault(out: SfnExecutionOutput): Fault {
-  return out.status === 'SUCCEEDED' ? { error: '', cause: '' } : { error: out.error ?? '', cause: out.cause ?? '' };
+  if (out.status === 'SUCCEEDED') return { error: '', cause: '' };
+  return { error: out.error ?? '', cause: out.cause ?? '', ...(out.heartbeat ? { heartbeat: true as const } : {}) };
 }
 
 /** Kids as versions before 0.1 persisted them (`ids` per index, Map `items`): the running ones are the live children. */
