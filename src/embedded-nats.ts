@@ -66,7 +66,8 @@ export async function startEmbeddedNats(o: EmbeddedNatsOptions = embeddedNatsOpt
     // A server that wants credentials still answered: the port is taken.
     if ((e as Error).name === 'AuthorizationError') throw new Error(`something already listens on ${url}; stop it, set AF_NATS_PORT to another port, or set NATS_URL=${url} to use it`, { cause: e });
   }
-  mkdirSync('.data', { recursive: true });
+  // nats.conf's own store folder; with storeDir nothing is written beside nats.conf (a read-only install).
+  if (!o.storeDir) mkdirSync('.data', { recursive: true });
   let conf = confPath;
   const prefixed = o.prefix !== undefined && o.prefix !== 'af';
   if (o.durability === 'fsync' || o.storeDir || prefixed) {
