@@ -116,7 +116,6 @@ export class SfnExecution extends LiveExecution {
   readonly entered = (actorId: string): readonly [number, string] | undefined =>
     this.book.entered?.[actorId] ?? this.endedNow.get(actorId) ?? this.endedBefore.get(actorId);
 
-  /** Drops a task's ActivityScheduled before it is stored (its activity does not exist). */
   /**
    * Ids of the events withdrawn in the last flush, as the steps counted them: a cause a step wrote
    * before the withdrawal names a later entered event one id too high (see causeAsStored).
@@ -126,20 +125,25 @@ export class SfnExecution extends LiveExecution {
   /** The execution's closing cause as its ExecutionFailed event stores it. */
   causeAsStored(cause: string): string {
     // In the order they went: each id is counted after the ones withdrawn before it.
-    const shifted = this.withdrawnIds.reduce(shiftEnteredId, cause);
+    const shifted = this.withdrawnIds.reduce((c, id) => shiftEnteredId(c, id), cause);
     return resolveCause(shifted, this.entered);
   }
 
+  /**
+   * Drops a task's ActivityScheduled before it is stored (its activity does not exist). The ids
+   * after it move down by one, and so do the causes the steps wrote since that name them.
+   */
   withdraw(key: string): void {
-    // The ids after it move down by one: causes the steps wrote since, naming later entered events, too.
     let id = this.book.lastEventId;
     let gone: number | undefined;
     const kept: typeof this.pending = [];
     for (const p of this.pending) {
       if (p.e !== null) id += 1;
       if (p.e?.task?.key === key) {
-        if (gone === undefined) this.withdrawnIds.push(id);
-        gone ??= id;
+        if (gone === undefined) {
+          gone = id;
+          this.withdrawnIds.push(id);
+        }
         this.recordedPending -= 1;
         continue;
       }

@@ -21,6 +21,7 @@ function redrive(rec: SfnExecutionRecord, now: number): object {
  */
 export async function describeExecution(ctx: ServiceContext, input: unknown): Promise<object> {
   const rec = await requireExecution(ctx, requestObject(input).executionArn);
+  const failure = rec.status !== 'TIMED_OUT';
   return {
     executionArn: rec.executionArn,
     stateMachineArn: rec.stateMachineArn,
@@ -34,8 +35,8 @@ export async function describeExecution(ctx: ServiceContext, input: unknown): Pr
     input: rec.input,
     inputDetails: { included: true },
     ...(rec.status === 'SUCCEEDED' ? { output: rec.output, outputDetails: { included: true } } : {}),
-    ...(rec.error !== undefined && rec.status !== 'TIMED_OUT' ? { error: rec.error } : {}),
-    ...(rec.cause !== undefined && rec.status !== 'TIMED_OUT' ? { cause: rec.cause } : {}),
+    ...(failure && rec.error !== undefined ? { error: rec.error } : {}),
+    ...(failure && rec.cause !== undefined ? { cause: rec.cause } : {}),
     ...redrive(rec, ctx.clock.now()),
   };
 }
