@@ -107,3 +107,12 @@ export async function serveOnEmbedded(cleanup: { dirs: string[]; groups: number[
   };
   return { dir, natsPort, start };
 }
+
+/** One SWF call over a gateway as raw AWS JSON: its status and body. */
+export async function swfCall(http: string, action: string, input: object): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${http}/`, {
+    method: 'POST', body: JSON.stringify(input),
+    headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': `SimpleWorkflowService.${action}` },
+  });
+  return { status: res.status, body: await res.json() };
+}

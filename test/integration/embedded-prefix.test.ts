@@ -1,16 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { confWithPrefix } from '../../src/nats/conf-prefix.js';
-import { cleanedUpAfterAll, closed, processesWith, ROOT, serveOnEmbedded } from '../helpers/embedded-engine.js';
-
-/** One SWF call over the gateway: its status and body. */
-async function swf(http: string, action: string, input: object): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${http}/`, {
-    method: 'POST', body: JSON.stringify(input),
-    headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': `SimpleWorkflowService.${action}` },
-  });
-  return { status: res.status, body: await res.json() };
-}
+import { cleanedUpAfterAll, closed, processesWith, ROOT, serveOnEmbedded, swfCall as swf } from '../helpers/embedded-engine.js';
 
 describe('the embedded nats-server for another AF_PREFIX', () => {
   const cleanup = cleanedUpAfterAll();

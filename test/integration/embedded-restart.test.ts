@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanedUpAfterAll, closed, guardsOf, portOpen, processesWith, serveOnEmbedded } from '../helpers/embedded-engine.js';
-
-/** One SWF call over the gateway: its status and body. */
-async function swf(http: string, action: string, input: object): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${http}/`, {
-    method: 'POST', body: JSON.stringify(input),
-    headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': `SimpleWorkflowService.${action}` },
-  });
-  return { status: res.status, body: await res.json() };
-}
+import { cleanedUpAfterAll, closed, guardsOf, portOpen, processesWith, serveOnEmbedded, swfCall as swf } from '../helpers/embedded-engine.js';
 
 describe('the embedded nats-server killed under a running engine (kill -9, the OOM killer)', () => {
   const cleanup = cleanedUpAfterAll();
